@@ -1,0 +1,53 @@
+# allocsim: the two commands are `make test` (everything CI checks) and the
+# main job (for now `go run ./cmd/conform schedule ...`, see README.md).
+GO           ?= go
+STATICCHECK  ?= $(shell $(GO) env GOPATH)/bin/staticcheck
+STATICCHECK_VERSION := v0.8.2
+FUZZTIME     ?= 30s
+BENCHTIME    ?= 1s
+PKGS         := ./...
+
+.PHONY: all test race fuzz bench lint staticcheck detlint conform report tools
+
+all: lint test
+
+## test: every test, including the schedule oracle property and fuzz seed corpora.
+test:
+	$(GO) test -count=1 $(PKGS)
+
+## race: every test under the race detector.
+race:
+	$(GO) test -count=1 -race $(PKGS)
+
+## fuzz: every fuzz target for FUZZTIME each (default 30s).
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$target"; \
+	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+## bench: every benchmark, once.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+## lint: gofmt, go vet, staticcheck (pinned) and the determinism rule (DET-1).
+lint: detlint staticcheck
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+staticcheck: tools
+	$(STATICCHECK) $(PKGS)
+
+detlint:
+	$(GO) run ./internal/detlint impl sim
+
+tools:
+	@[ -x $(STATICCHECK) ] && $(STATICCHECK) -version | grep -q $(STATICCHECK_VERSION:v%=%) || \
+	  $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+## conform: the main job. Until the conformance suite exists, a schedule example.
+conform:
+	$(GO) run ./cmd/conform schedule --start '0 9 * * MON-FRI *' --end '0 17' --timezone America/New_York --next 5

@@ -1,0 +1,3 @@
+// Package reports renders conformance results (terminal, Markdown, HTML,
+// JUnit, JSON).
+package reports
