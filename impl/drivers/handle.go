@@ -1,5 +1,7 @@
 package drivers
 
+import "bytes"
+
 // TaskHandle is what a task runner persists after a driver start (SPEC
 // STATE-1 local_state.TaskHandle) and hands back to RecoverTask after a
 // client restart (STATE-4). DriverState is opaque to everyone but the
@@ -21,6 +23,8 @@ func (h *TaskHandle) Copy() *TaskHandle {
 		return nil
 	}
 	out := *h
-	out.DriverState = append([]byte(nil), h.DriverState...)
+	if h.DriverState != nil {
+		out.DriverState = bytes.Clone(h.DriverState)
+	}
 	return &out
 }

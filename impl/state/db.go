@@ -1,0 +1,285 @@
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/allocsim/allocsim/model/structs"
+)
+
+// backend is a byte store with the STATE-1 layout. An empty task means an
+// alloc-level key. Backends copy bytes both ways and return ErrClosed once
+// closed. The DB above them does encoding, checks, ordering and faults, so
+// that both stores behave the same.
+type backend interface {
+	name() string
+	isClosed() bool
+	// put stores val under allocID[/task-<task>]/key, creating buckets.
+	put(allocID, task, key string, val []byte) error
+	// get reads keys of one bucket in one consistent read; a missing key
+	// (or bucket) reads as nil.
+	get(allocID, task string, keys ...string) ([][]byte, error)
+	// allocEntries lists every alloc bucket with its `alloc` value (nil if
+	// missing), in any order.
+	allocEntries() ([]rawAlloc, error)
+	deleteTask(allocID, task string) error
+	deleteAlloc(allocID string) error
+	close() error
+	// reopen closes this handle and opens a new one on the same storage.
+	reopen() (backend, error)
+}
+
+// rawAlloc is one alloc bucket as a backend lists it.
+type rawAlloc struct {
+	id  string
+	val []byte
+}
+
+// DB implements StateDB, Reopener and RawWriter over a bbolt file
+// (OpenBolt) or memory (NewMemDB).
+type DB struct {
+	be   backend
+	hook FaultHook
+}
+
+var (
+	_ StateDB   = (*DB)(nil)
+	_ Reopener  = (*DB)(nil)
+	_ RawWriter = (*DB)(nil)
+)
+
+// Name is "boltdb" or "memdb".
+func (d *DB) Name() string { return d.be.name() }
+
+// Close releases the store; it is idempotent.
+func (d *DB) Close() error { return d.be.close() }
+
+// Reopen closes d (if still open) and opens its storage again with the same
+// configuration, as a client restart does.
+func (d *DB) Reopen() (StateDB, error) {
+	be, err := d.be.reopen()
+	if err != nil {
+		return nil, fmt.Errorf("reopen %s: %w", d.be.name(), err)
+	}
+	return &DB{be: be, hook: d.hook}, nil
+}
+
+// PutRaw stores value as is, without encoding or fault hook.
+func (d *DB) PutRaw(allocID, taskName, key string, value []byte) error {
+	path := entryPath(allocID, taskName, key)
+	err := checkIDs(allocID, "", false)
+	if err == nil && key == "" {
+		err = fmt.Errorf("%w: %s", ErrInvalidArgument, msgEmptyKey)
+	}
+	if err != nil {
+		return fmt.Errorf("put raw %s: %w", path, err)
+	}
+	if err := d.be.put(allocID, taskName, key, value); err != nil {
+		return fmt.Errorf("put raw %s: %w", path, err)
+	}
+	return nil
+}
+
+// PutAllocation implements StateDB.
+func (d *DB) PutAllocation(alloc *structs.Allocation) error {
+	if alloc == nil {
+		return fmt.Errorf("put alloc: %w: %s", ErrInvalidArgument, msgNilAlloc)
+	}
+	return d.put(alloc.ID, "", KeyAlloc, alloc)
+}
+
+// GetAllAllocations implements StateDB.
+func (d *DB) GetAllAllocations() ([]*structs.Allocation, map[string]error, error) {
+	entries, err := d.be.allocEntries()
+	if err != nil {
+		return nil, nil, fmt.Errorf("list allocs: %w", err)
+	}
+	slices.SortFunc(entries, func(a, b rawAlloc) int { return strings.Compare(a.id, b.id) }) // DET-2
+	allocs := make([]*structs.Allocation, 0, len(entries))
+	errs := map[string]error{}
+	for _, e := range entries {
+		a, err := decodeAlloc(e)
+		if err != nil {
+			errs[e.id] = err
+			continue
+		}
+		allocs = append(allocs, a)
+	}
+	return allocs, errs, nil
+}
+
+func decodeAlloc(e rawAlloc) (*structs.Allocation, error) {
+	path := entryPath(e.id, "", KeyAlloc)
+	if len(e.val) == 0 {
+		return nil, fmt.Errorf("alloc %s: %w", e.id, ErrNoAllocEntry)
+	}
+	a, err := decode[structs.Allocation](path, e.val)
+	switch {
+	case err != nil:
+		return nil, err
+	case a == nil:
+		return nil, fmt.Errorf("decode %s: %w: null", path, ErrCorrupt)
+	case a.ID != e.id:
+		return nil, fmt.Errorf("decode %s: %w: holds alloc ID %q", path, ErrCorrupt, a.ID)
+	}
+	return a, nil
+}
+
+// PutAcknowledgedState implements StateDB.
+func (d *DB) PutAcknowledgedState(allocID string, s *structs.AllocState) error {
+	return d.put(allocID, "", KeyAcknowledgedState, s)
+}
+
+// GetAcknowledgedState implements StateDB.
+func (d *DB) GetAcknowledgedState(allocID string) (*structs.AllocState, error) {
+	return getOne[structs.AllocState](d, allocID, KeyAcknowledgedState)
+}
+
+// PutDeploymentStatus implements StateDB.
+func (d *DB) PutDeploymentStatus(allocID string, ds *structs.AllocDeploymentStatus) error {
+	return d.put(allocID, "", KeyDeployStatus, ds)
+}
+
+// GetDeploymentStatus implements StateDB.
+func (d *DB) GetDeploymentStatus(allocID string) (*structs.AllocDeploymentStatus, error) {
+	return getOne[structs.AllocDeploymentStatus](d, allocID, KeyDeployStatus)
+}
+
+// PutNetworkStatus implements StateDB.
+func (d *DB) PutNetworkStatus(allocID string, ns *structs.AllocNetworkStatus) error {
+	return d.put(allocID, "", KeyNetworkStatus, ns)
+}
+
+// GetNetworkStatus implements StateDB.
+func (d *DB) GetNetworkStatus(allocID string) (*structs.AllocNetworkStatus, error) {
+	return getOne[structs.AllocNetworkStatus](d, allocID, KeyNetworkStatus)
+}
+
+// PutAllocVolumes implements StateDB.
+func (d *DB) PutAllocVolumes(allocID string, v *AllocVolumes) error {
+	return d.put(allocID, "", KeyAllocVolume, v)
+}
+
+// GetAllocVolumes implements StateDB.
+func (d *DB) GetAllocVolumes(allocID string) (*AllocVolumes, error) {
+	return getOne[AllocVolumes](d, allocID, KeyAllocVolume)
+}
+
+// PutTaskRunnerLocalState implements StateDB.
+func (d *DB) PutTaskRunnerLocalState(allocID, taskName string, ls *LocalState) error {
+	return d.put(allocID, taskName, KeyLocalState, ls)
+}
+
+// PutTaskState implements StateDB.
+func (d *DB) PutTaskState(allocID, taskName string, ts *structs.TaskState) error {
+	return d.put(allocID, taskName, KeyTaskState, ts)
+}
+
+// GetTaskRunnerState implements StateDB.
+func (d *DB) GetTaskRunnerState(allocID, taskName string) (*LocalState, *structs.TaskState, error) {
+	path := entryPath(allocID, taskName, "")
+	if err := checkIDs(allocID, taskName, true); err != nil {
+		return nil, nil, fmt.Errorf("get %s: %w", path, err)
+	}
+	vals, err := d.be.get(allocID, taskName, KeyLocalState, KeyTaskState)
+	if err != nil {
+		return nil, nil, fmt.Errorf("get %s: %w", path, err)
+	}
+	ls, err := decode[LocalState](entryPath(allocID, taskName, KeyLocalState), vals[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	ts, err := decode[structs.TaskState](entryPath(allocID, taskName, KeyTaskState), vals[1])
+	if err != nil {
+		return nil, nil, err
+	}
+	return ls, ts, nil
+}
+
+// DeleteTaskBucket implements StateDB.
+func (d *DB) DeleteTaskBucket(allocID, taskName string) error {
+	w := Write{Op: OpDelete, AllocID: allocID, Task: taskName}
+	if err := checkIDs(allocID, taskName, true); err != nil {
+		return fmt.Errorf("%s: %w", w, err)
+	}
+	return d.write(w, func() error { return d.be.deleteTask(allocID, taskName) })
+}
+
+// DeleteAllocationBucket implements StateDB.
+func (d *DB) DeleteAllocationBucket(allocID string) error {
+	w := Write{Op: OpDelete, AllocID: allocID}
+	if err := checkIDs(allocID, "", false); err != nil {
+		return fmt.Errorf("%s: %w", w, err)
+	}
+	return d.write(w, func() error { return d.be.deleteAlloc(allocID) })
+}
+
+// put encodes v and stores it under allocID[/task-<task>]/key.
+func (d *DB) put(allocID, task, key string, v any) error {
+	w := Write{Op: OpPut, AllocID: allocID, Task: task, Key: key}
+	if err := checkIDs(allocID, task, key == KeyLocalState || key == KeyTaskState); err != nil {
+		return fmt.Errorf("%s: %w", w, err)
+	}
+	val, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("%s: encode: %w", w, err)
+	}
+	return d.write(w, func() error { return d.be.put(allocID, task, key, val) })
+}
+
+// write consults the fault hook, then runs do; nothing is written if the
+// DB is closed or the hook fails (STATE-1).
+func (d *DB) write(w Write, do func() error) error {
+	if d.be.isClosed() {
+		return fmt.Errorf("%s: %w", w, ErrClosed)
+	}
+	if d.hook != nil {
+		if err := d.hook(w); err != nil {
+			return fmt.Errorf("%s: %w", w, err)
+		}
+	}
+	if err := do(); err != nil {
+		return fmt.Errorf("%s: %w", w, err)
+	}
+	return nil
+}
+
+// getOne reads and decodes one alloc-level key.
+func getOne[T any](d *DB, allocID, key string) (*T, error) {
+	path := entryPath(allocID, "", key)
+	if err := checkIDs(allocID, "", false); err != nil {
+		return nil, fmt.Errorf("get %s: %w", path, err)
+	}
+	vals, err := d.be.get(allocID, "", key)
+	if err != nil {
+		return nil, fmt.Errorf("get %s: %w", path, err)
+	}
+	return decode[T](path, vals[0])
+}
+
+// decode decodes a stored value; an empty one is missing (nil, nil) and
+// JSON null decodes to nil. Unknown fields are ignored.
+func decode[T any](path string, val []byte) (*T, error) {
+	if len(val) == 0 {
+		return nil, nil
+	}
+	var out *T
+	if err := json.Unmarshal(val, &out); err != nil {
+		return nil, fmt.Errorf("decode %s: %w: %w", path, ErrCorrupt, err)
+	}
+	return out, nil
+}
+
+// checkIDs rejects an empty alloc ID, and an empty task name where one is
+// needed.
+func checkIDs(allocID, task string, needTask bool) error {
+	switch {
+	case allocID == "":
+		return fmt.Errorf("%w: %s", ErrInvalidArgument, msgEmptyAllocID)
+	case needTask && task == "":
+		return fmt.Errorf("%w: %s", ErrInvalidArgument, msgEmptyTaskName)
+	}
+	return nil
+}

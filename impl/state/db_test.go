@@ -1,0 +1,57 @@
+package state_test
+
+import (
+	"testing"
+
+	"github.com/shoenig/test/must"
+
+	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/model/structs"
+)
+
+// Both stores, for the checks below that are not in the shared suite.
+var stores = map[string]func(*testing.T, state.FaultHook) state.StateDB{"bolt": openBolt, "mem": openMem}
+
+func TestPutRawChecks(t *testing.T) {
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			db := open(t, nil).(*state.DB)
+			must.ErrorIs(t, db.PutRaw("", "", state.KeyAlloc, []byte("x")), state.ErrInvalidArgument)
+			must.ErrorIs(t, db.PutRaw("a1", "", "", []byte("x")), state.ErrInvalidArgument)
+			must.NoError(t, db.Close())
+			must.ErrorIs(t, db.PutRaw("a1", "", state.KeyAlloc, []byte("x")), state.ErrClosed)
+		})
+	}
+}
+
+// A value that JSON cannot encode fails its put before the hook, and
+// nothing is written.
+func TestPutUnencodable(t *testing.T) {
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			hooked := false
+			db := open(t, func(state.Write) error { hooked = true; return nil })
+			a := &structs.Allocation{ID: "a1", Job: &structs.Job{TaskGroups: []*structs.TaskGroup{{
+				Tasks: []*structs.Task{{Name: "web", Config: map[string]any{"bad": make(chan int)}}}}}}}
+			err := db.PutAllocation(a)
+			must.ErrorContains(t, err, "put a1/alloc: encode")
+			must.False(t, hooked)
+			allocs, errs, err := db.GetAllAllocations()
+			must.NoError(t, err)
+			must.SliceEmpty(t, allocs)
+			must.MapEmpty(t, errs)
+		})
+	}
+}
+
+// Errors name the entry that failed.
+func TestErrorsNameTheEntry(t *testing.T) {
+	db := openMem(t, nil).(*state.DB)
+	must.NoError(t, db.PutRaw("a1", "web", state.KeyTaskState, []byte("{")))
+	_, _, err := db.GetTaskRunnerState("a1", "web")
+	must.ErrorIs(t, err, state.ErrCorrupt)
+	must.StrHasPrefix(t, "decode a1/task-web/task_state: corrupt state db entry: ", err.Error())
+	must.NoError(t, db.Close())
+	err = db.PutTaskState("a1", "web", nil)
+	must.EqError(t, err, "put a1/task-web/task_state: state db is closed")
+}

@@ -1,0 +1,118 @@
+package state
+
+import "github.com/allocsim/allocsim/model/structs"
+
+// Bucket and key names of STATE-1. They are exact: the bbolt file uses them
+// as written, and fault hooks receive them in Write.Key.
+const (
+	BucketAllocations = "allocations"
+	BucketMeta        = "meta"
+	// TaskBucketPrefix prefixes a task's bucket name: task-<name>.
+	TaskBucketPrefix = "task-"
+
+	KeyAlloc             = "alloc"
+	KeyAcknowledgedState = "acknowledged_state"
+	KeyDeployStatus      = "deploy_status"
+	KeyNetworkStatus     = "network_status"
+	KeyAllocVolume       = "alloc_volume"
+	KeyLocalState        = "local_state"
+	KeyTaskState         = "task_state"
+	KeyVersion           = "version"
+)
+
+// SchemaVersion is the layout version written to meta/version on first
+// open. A file with a newer version is refused (ErrSchemaTooNew).
+const SchemaVersion = 1
+
+// StateDB is the client state DB of SPEC §10. Every method is safe for
+// concurrent use. See the package documentation for the contract.
+type StateDB interface {
+	// Name identifies the implementation in logs ("boltdb", "memdb").
+	Name() string
+
+	// PutAllocation stores the alloc under its ID (STATE-2 `alloc`).
+	PutAllocation(alloc *structs.Allocation) error
+	// GetAllAllocations returns every decodable alloc sorted by ID (DET-2);
+	// undecodable ones are skipped and reported per alloc ID in the map,
+	// which is never nil. The error is for a failure of the whole read.
+	GetAllAllocations() ([]*structs.Allocation, map[string]error, error)
+
+	PutAcknowledgedState(allocID string, s *structs.AllocState) error
+	GetAcknowledgedState(allocID string) (*structs.AllocState, error)
+	PutDeploymentStatus(allocID string, ds *structs.AllocDeploymentStatus) error
+	GetDeploymentStatus(allocID string) (*structs.AllocDeploymentStatus, error)
+	PutNetworkStatus(allocID string, ns *structs.AllocNetworkStatus) error
+	GetNetworkStatus(allocID string) (*structs.AllocNetworkStatus, error)
+	// PutAllocVolumes stores the CSI stubs that let csi_hook re-mount on
+	// restore without the server (STATE-1 `alloc_volume`, HOOKRES-2).
+	PutAllocVolumes(allocID string, v *AllocVolumes) error
+	GetAllocVolumes(allocID string) (*AllocVolumes, error)
+
+	// PutTaskRunnerLocalState stores a task runner's local state.
+	PutTaskRunnerLocalState(allocID, taskName string, ls *LocalState) error
+	// PutTaskState stores a task's state (with Paused).
+	PutTaskState(allocID, taskName string, ts *structs.TaskState) error
+	// GetTaskRunnerState reads a task's local state and task state in one
+	// consistent read; either is nil when missing.
+	GetTaskRunnerState(allocID, taskName string) (*LocalState, *structs.TaskState, error)
+	// DeleteTaskBucket deletes one task's bucket.
+	DeleteTaskBucket(allocID, taskName string) error
+	// DeleteAllocationBucket deletes an alloc and everything under it.
+	DeleteAllocationBucket(allocID string) error
+
+	// Close releases the store; later calls return ErrClosed.
+	Close() error
+}
+
+// Reopener is a StateDB that can be closed and opened again over the same
+// storage, as a client restart does. The receiver is closed afterwards.
+type Reopener interface {
+	Reopen() (StateDB, error)
+}
+
+// RawWriter stores raw bytes under a key, bypassing encoding and the fault
+// hook: tests and the simulator use it to plant corrupt entries. An empty
+// taskName writes an alloc-level key.
+type RawWriter interface {
+	PutRaw(allocID, taskName, key string, value []byte) error
+}
+
+// Write operations reported to a FaultHook.
+const (
+	OpPut    = "put"
+	OpDelete = "delete"
+)
+
+// Write describes one write about to happen, as seen by a FaultHook.
+type Write struct {
+	// Op is OpPut or OpDelete.
+	Op string
+	// AllocID is the alloc written.
+	AllocID string
+	// Task is the task name for per-task writes and DeleteTaskBucket,
+	// else empty.
+	Task string
+	// Key is the STATE-1 key written (KeyAlloc, KeyTaskState, ...); empty
+	// for bucket deletes.
+	Key string
+}
+
+// String renders the write as "<op> <allocID>[/task-<name>][/<key>]".
+func (w Write) String() string { return w.Op + " " + entryPath(w.AllocID, w.Task, w.Key) }
+
+// entryPath names an entry or bucket: "<allocID>[/task-<name>][/<key>]".
+func entryPath(allocID, task, key string) string {
+	s := allocID
+	if task != "" {
+		s += "/" + TaskBucketPrefix + task
+	}
+	if key != "" {
+		s += "/" + key
+	}
+	return s
+}
+
+// FaultHook is the simulator's put-failure injector (STATE-1): consulted
+// before every write; a non-nil error aborts the write, which then returns
+// it wrapped. It must be safe for concurrent use.
+type FaultHook func(w Write) error
