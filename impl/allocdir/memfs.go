@@ -1,0 +1,170 @@
+package allocdir
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/benbjohnson/clock"
+)
+
+// MemFS is an in-memory file tree of directories, regular files and
+// symlinks, the storage of NewMem alloc dirs. Modification times come from
+// its clock. Errors mirror the os package's (*fs.PathError or *os.LinkError
+// around the same syscall.Errno), so messages match the disk's. There are
+// no owners, permission checks or umask. Safe for concurrent use.
+type MemFS struct {
+	clock clock.Clock
+
+	mu   sync.Mutex
+	root *memNode
+}
+
+var _ storage = (*MemFS)(nil)
+
+// memNode is a directory (entries != nil), a file (data) or a symlink
+// (target); mode carries the type bits.
+type memNode struct {
+	mode    fs.FileMode
+	modTime time.Time
+	data    []byte
+	target  string
+	entries map[string]*memNode
+}
+
+// NewMemFS returns an empty tree (only "/", 0755) on clk; nil means the
+// real clock.
+func NewMemFS(clk clock.Clock) *MemFS {
+	if clk == nil {
+		clk = clock.New()
+	}
+	return &MemFS{clock: clk, root: &memNode{
+		mode:    fs.ModeDir | 0o755,
+		modTime: clk.Now(),
+		entries: map[string]*memNode{},
+	}}
+}
+
+// memView is the locked tree as the resolver sees it: lookups whose parent
+// is already resolved, with os-like errors naming the looked-up path.
+type memView struct{ m *MemFS }
+
+func (v memView) lstat(name string) (fs.FileInfo, error) {
+	n, err := v.m.walk(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
+	}
+	return n.info(filepath.Base(name)), nil
+}
+
+func (v memView) readlink(name string) (string, error) {
+	n, err := v.m.walk(name)
+	if err == nil && n.mode&fs.ModeSymlink == 0 {
+		err = syscall.EINVAL
+	}
+	if err != nil {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: err}
+	}
+	return n.target, nil
+}
+
+// walk finds a node by a path without symlinks before its last element.
+// m.mu is held.
+func (m *MemFS) walk(name string) (*memNode, error) {
+	n := m.root
+	for _, c := range strings.Split(name, string(filepath.Separator)) {
+		if c == "" {
+			continue
+		}
+		if n.entries == nil {
+			return nil, syscall.ENOTDIR
+		}
+		child, ok := n.entries[c]
+		if !ok {
+			return nil, syscall.ENOENT
+		}
+		n = child
+	}
+	return n, nil
+}
+
+// resolveLocked resolves the symlinks of name, the last element's only
+// when follow is set. name need not be clean: ".." is taken physically.
+// m.mu is held.
+func (m *MemFS) resolveLocked(name string, follow bool) (string, error) {
+	const sep = string(filepath.Separator)
+	trimmed := strings.TrimRight(name, sep)
+	i := strings.LastIndex(trimmed, sep)
+	if follow || i < 0 || trimmed[i+1:] == "." || trimmed[i+1:] == ".." {
+		return resolve(memView{m}, name)
+	}
+	dir, err := resolve(memView{m}, trimmed[:i+1])
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, trimmed[i+1:]), nil
+}
+
+// node returns the node of name and its resolved path; errors are
+// *fs.PathError{op, name}. m.mu is held.
+func (m *MemFS) node(op, name string, follow bool) (*memNode, string, error) {
+	real, err := m.resolveLocked(name, follow)
+	if err != nil {
+		return nil, "", pathError(op, name, err)
+	}
+	n, err := m.walk(real)
+	if err != nil {
+		return nil, real, pathError(op, name, err)
+	}
+	return n, real, nil
+}
+
+// parent returns the directory that holds (or would hold) name, the
+// resolved path of name (last element not followed) and that element.
+// m.mu is held.
+func (m *MemFS) parent(op, name string) (*memNode, string, error) {
+	real, err := m.resolveLocked(name, false)
+	if err != nil {
+		return nil, "", pathError(op, name, err)
+	}
+	dir, err := m.walk(filepath.Dir(real))
+	if err == nil && dir.entries == nil {
+		err = syscall.ENOTDIR
+	}
+	if err != nil {
+		return nil, "", pathError(op, name, err)
+	}
+	return dir, real, nil
+}
+
+// pathError names op and name around the errno of err, as the os package
+// does whatever component failed.
+func pathError(op, name string, err error) error {
+	return &fs.PathError{Op: op, Path: name, Err: unwrapErrno(err)}
+}
+
+func (n *memNode) info(name string) memInfo {
+	size := int64(len(n.data))
+	if n.mode&fs.ModeSymlink != 0 {
+		size = int64(len(n.target))
+	}
+	return memInfo{name: name, size: size, mode: n.mode, modTime: n.modTime}
+}
+
+// memInfo is a MemFS fs.FileInfo; Sys is nil and directories have size 0.
+type memInfo struct {
+	name    string
+	size    int64
+	mode    fs.FileMode
+	modTime time.Time
+}
+
+func (i memInfo) Name() string       { return i.name }
+func (i memInfo) Size() int64        { return i.size }
+func (i memInfo) Mode() fs.FileMode  { return i.mode }
+func (i memInfo) ModTime() time.Time { return i.modTime }
+func (i memInfo) IsDir() bool        { return i.mode.IsDir() }
+func (i memInfo) Sys() any           { return nil }

@@ -1,0 +1,24 @@
+package allocdir_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/allocsim/allocsim/impl/allocdir"
+	"github.com/allocsim/allocsim/impl/allocdir/allocdirtest"
+	"github.com/benbjohnson/clock"
+)
+
+// TestDiskConformance runs the ADIR suite on real files under t.TempDir.
+func TestDiskConformance(t *testing.T) {
+	allocdirtest.TestAllocDir(t, func(t *testing.T, clk *clock.Mock) allocdir.Factory {
+		return allocdir.DiskFactory(allocdir.Config{Root: filepath.Join(t.TempDir(), "alloc"), Clock: clk})
+	})
+}
+
+// TestMemConformance runs the ADIR suite on a MemFS.
+func TestMemConformance(t *testing.T) {
+	allocdirtest.TestAllocDir(t, func(t *testing.T, clk *clock.Mock) allocdir.Factory {
+		return allocdir.MemFactory(allocdir.NewMemFS(clk), allocdir.Config{Clock: clk})
+	})
+}

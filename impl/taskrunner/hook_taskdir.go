@@ -1,0 +1,54 @@
+package taskrunner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/allocsim/allocsim/impl/allocdir"
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/benbjohnson/clock"
+)
+
+// eventEmitter is the narrow part of the runner a hook appends events
+// through.
+type eventEmitter interface {
+	AppendEvent(ev *structs.TaskEvent)
+}
+
+// taskDirHook builds the task's directory (AR-5). The first build appends
+// `Task Setup` (Message `Building Task Directory`) and stores is_done=true
+// in its Data; later passes, restores included, find that Data and only
+// re-ensure the directories (the secrets dir among them), silently.
+type taskDirHook struct {
+	dir    *allocdir.TaskDir
+	events eventEmitter
+	clock  clock.Clock
+}
+
+var _ interfaces.TaskPrestartHook = (*taskDirHook)(nil)
+
+func (*taskDirHook) Name() string { return hookNameTaskDir }
+
+func (h *taskDirHook) Prestart(_ context.Context, req *interfaces.TaskPrestartRequest, resp *interfaces.TaskPrestartResponse) error {
+	if req.PreviousData[taskDirDataDone] == "true" {
+		// TaskDir.Build is idempotent: it re-creates a missing secrets dir
+		// and leaves existing directories alone.
+		if err := h.dir.Build(); err != nil {
+			return fmt.Errorf(fmtEnsureSecrets, h.dir.Name, err)
+		}
+	} else {
+		h.events.AppendEvent(structs.NewTaskEvent(structs.TaskSetup, h.clock.Now()).
+			SetMessage(structs.MsgTaskSetupBuildingDir))
+		if err := h.dir.Build(); err != nil {
+			return fmt.Errorf(fmtBuildTaskDir, h.dir.Name, err)
+		}
+	}
+	resp.Data = map[string]string{taskDirDataDone: "true"}
+	resp.Env = map[string]string{
+		envAllocDir:   h.dir.SharedAllocDir,
+		envTaskDir:    h.dir.LocalDir,
+		envSecretsDir: h.dir.SecretsDir,
+	}
+	return nil
+}

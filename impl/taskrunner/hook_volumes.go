@@ -1,0 +1,54 @@
+package taskrunner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/allocsim/allocsim/impl/hookres"
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/model/structs"
+)
+
+// volumesHook checks that every CSI volume the task mounts has a mount
+// point in the alloc's hook resources (HOOKRES-3). It reads the map once
+// per run; a missing entry is a recoverable prestart failure, never a
+// crash.
+type volumesHook struct {
+	resources *hookres.HookResources
+	group     func() *structs.TaskGroup
+}
+
+var _ interfaces.TaskPrestartHook = (*volumesHook)(nil)
+
+func (*volumesHook) Name() string { return hookNameVolumes }
+
+func (h *volumesHook) Prestart(_ context.Context, req *interfaces.TaskPrestartRequest, _ *interfaces.TaskPrestartResponse) error {
+	mounts := h.resources.GetCSIMounts() // once (HOOKRES-3)
+	for _, alias := range csiAliases(req.Task, h.group()) {
+		if _, ok := mounts[alias]; !ok {
+			return fmt.Errorf(fmtNoCSIMount, alias)
+		}
+	}
+	return nil
+}
+
+// csiAliases returns the group aliases of the CSI volumes task mounts,
+// sorted and without duplicates (DET-2). Mounts of unknown aliases and of
+// other volume types are not this hook's concern.
+func csiAliases(task *structs.Task, tg *structs.TaskGroup) []string {
+	if task == nil || tg == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range task.VolumeMounts {
+		if m == nil {
+			continue
+		}
+		if v := tg.Volumes[m.Volume]; v != nil && v.Type == structs.VolumeTypeCSI {
+			out = append(out, m.Volume)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,154 @@
+package taskrunner
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/shoenig/test/must"
+)
+
+// recorder is a test hook of every kind that logs its calls.
+type recorder struct {
+	mu    sync.Mutex
+	calls []string
+	fail  error
+}
+
+var (
+	_ interfaces.TaskPoststartHook = (*recorder)(nil)
+	_ interfaces.TaskPreKillHook   = (*recorder)(nil)
+	_ interfaces.TaskExitedHook    = (*recorder)(nil)
+	_ interfaces.TaskUpdateHook    = (*recorder)(nil)
+	_ interfaces.TaskStopHook      = (*recorder)(nil)
+)
+
+func (r *recorder) Name() string { return "recorder" }
+func (r *recorder) log(s string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, s)
+	return r.fail
+}
+func (r *recorder) Poststart(context.Context) error { return r.log("poststart") }
+func (r *recorder) PreKill()                        { _ = r.log("prekill") }
+func (r *recorder) Exited(context.Context) error    { return r.log("exited") }
+func (r *recorder) Update(context.Context, *structs.Allocation) error {
+	return r.log("update")
+}
+func (r *recorder) Stop(context.Context) error { return r.log("stop") }
+func (r *recorder) got() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.calls...)
+}
+
+// TestHookKinds: poststart after the start, prekill before a pause stop
+// and a kill, exited after each exit, update on Update, stop once at the
+// end (AR-5). Hook errors are logged, never fatal.
+func TestHookKinds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := scheduledHarness(t, "0 8 * * * *", "0 9")
+		tr := h.newTR()
+		rec := &recorder{fail: errors.New("hook trouble")}
+		tr.hooks = append(tr.hooks, rec)
+		go tr.Run()
+		synctest.Wait()
+		must.Eq(t, []string{"poststart"}, rec.got())
+		h.advanceTo(at(9, 0)) // pause stop
+		must.Eq(t, []string{"poststart", "prekill", "exited"}, rec.got())
+		tr.Update(h.alloc)
+		must.NoError(t, tr.SetPauseState(structs.TaskScheduleStateForceRun))
+		synctest.Wait()
+		must.NoError(t, h.kill(tr))
+		must.Eq(t, []string{"poststart", "prekill", "exited", "update", "poststart", "prekill", "exited", "stop"}, rec.got())
+		tr.runStopHooks()
+		must.Eq(t, 8, len(rec.got()), must.Sprint("stop hooks run once"))
+	})
+}
+
+// TestConfig: required fields and documented zero values.
+func TestConfig(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
+		for _, tc := range []struct {
+			name  string
+			clear func(c *Config)
+			want  string
+		}{
+			{"Alloc", func(c *Config) { c.Alloc = nil }, "task runner config has no Alloc"},
+			{"Task", func(c *Config) { c.Task = nil }, "task runner config has no Task"},
+			{"StateDB", func(c *Config) { c.StateDB = nil }, "task runner config has no StateDB"},
+			{"DriverManager", func(c *Config) { c.DriverManager = nil }, "task runner config has no DriverManager"},
+			{"AllocDir", func(c *Config) { c.AllocDir = nil }, "task runner config has no AllocDir"},
+			{"HookResources", func(c *Config) { c.HookResources = nil }, "task runner config has no HookResources"},
+			{"group", func(c *Config) { a := *c.Alloc; a.TaskGroup = "nope"; c.Alloc = &a },
+				`alloc "` + testAllocID + `" has no task group "nope"`},
+		} {
+			c := h.config()
+			tc.clear(c)
+			_, err := NewTaskRunner(c)
+			must.EqError(t, err, tc.want, must.Sprint(tc.name))
+		}
+		_, err := NewTaskRunner(nil)
+		must.EqError(t, err, "task runner config has no value")
+
+		c := &Config{Alloc: h.alloc, Task: h.alloc.LookupTaskGroup().Tasks[0], StateDB: h.db,
+			DriverManager: h.registry, AllocDir: h.allocDir, HookResources: h.res, Clock: h.clk}
+		tr, err := NewTaskRunner(c)
+		must.NoError(t, err)
+		go tr.Run()
+		synctest.Wait()
+		must.Eq(t, structs.TaskStateRunning, tr.TaskState().State, must.Sprint("nil channels count as closed"))
+		must.NotNil(t, tr.LocalState().TaskHandle)
+		must.NoError(t, tr.Kill(t.Context(), nil))
+	})
+}
+
+func TestClassification(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tk := newTask(nil)
+		tk.Leader = true
+		tk.Lifecycle = &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPrestart, Sidecar: true}
+		h := newHarness(t, "", nil, tk)
+		tr := h.newTR()
+		must.True(t, tr.IsLeader())
+		must.True(t, tr.IsPrestartTask())
+		must.True(t, tr.IsSidecarTask())
+		must.False(t, tr.IsPoststartTask())
+		must.False(t, tr.IsPoststopTask())
+		must.Eq(t, structs.JobTypeService, jobType(&structs.Allocation{}))
+	})
+}
+
+func TestValidateTask(t *testing.T) {
+	for _, tc := range []struct {
+		task *structs.Task
+		want string
+	}{
+		{nil, "task has no name"},
+		{&structs.Task{Driver: "d"}, "task has no name"},
+		{&structs.Task{Name: "a"}, `task "a" has no driver`},
+		{&structs.Task{Name: "a", Driver: "d", KillTimeout: -time.Second}, `task "a" has a negative kill timeout -1s`},
+	} {
+		must.EqError(t, validateTask(tc.task), tc.want)
+	}
+	must.NoError(t, validateTask(&structs.Task{Name: "a", Driver: "d"}))
+}
+
+func TestCSIAliases(t *testing.T) {
+	tg := &structs.TaskGroup{Volumes: map[string]*structs.VolumeRequest{
+		"b": {Type: structs.VolumeTypeCSI}, "a": {Type: structs.VolumeTypeCSI}, "h": {Type: "host"},
+	}}
+	task := &structs.Task{VolumeMounts: []*structs.VolumeMount{
+		{Volume: "b"}, nil, {Volume: "h"}, {Volume: "a"}, {Volume: "b"}, {Volume: "unknown"},
+	}}
+	must.Eq(t, []string{"a", "b"}, csiAliases(task, tg))
+	must.SliceEmpty(t, csiAliases(nil, tg))
+	must.SliceEmpty(t, csiAliases(task, nil))
+}

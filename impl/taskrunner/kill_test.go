@@ -1,0 +1,168 @@
+package taskrunner
+
+import (
+	"errors"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/allocsim/allocsim/impl/drivers/mock"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/shoenig/test/must"
+)
+
+// TestKillRunning: the kill path of AR-6: the caller's Killing, StopTask
+// with the kill signal and the capped kill timeout, Terminated, Killed;
+// dead, not failed; Run returns and RunComplete is persisted.
+func TestKillRunning(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tk := newTask(map[string]any{"kill_after": "3s"})
+		tk.KillTimeout = time.Minute
+		tk.KillSignal = "SIGTERM"
+		h := newHarness(t, structs.JobTypeService, nil, tk)
+		h.client.MaxKillTimeout = 10 * time.Second
+		tr := h.start()
+		h.advance(time.Minute)
+
+		must.NoError(t, h.kill(tr))
+		ts := tr.TaskState()
+		must.Eq(t, []string{structs.TaskReceived, structs.TaskSetup, structs.TaskStarted,
+			structs.TaskKilling, structs.TaskTerminated, structs.TaskKilled}, types(ts))
+		must.Eq(t, "Sent interrupt. Waiting 10s before force killing", ts.Events[3].DisplayMessage)
+		must.Eq(t, "Exit Code: 0, Signal: 15", ts.Events[4].DisplayMessage)
+		must.Eq(t, "Task successfully killed", ts.Events[5].DisplayMessage)
+		must.Eq(t, structs.TaskStateDead, ts.State)
+		must.False(t, ts.Failed)
+		must.SliceContains(t, h.ops(), "StopTask signal=SIGTERM timeout=10s")
+		ls, _ := h.persisted()
+		must.True(t, ls.RunComplete)
+		must.Nil(t, ls.TaskHandle)
+	})
+}
+
+// TestKillRetriesWithBackoff: a failing StopTask is retried 5 times
+// after min(4^i × 5s, 2m); the kill error reaches Killed and Kill.
+func TestKillRetriesWithBackoff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
+		var calls []time.Duration
+		h.newDriver(&faults{stop: func(string) mock.StopFault {
+			calls = append(calls, h.clk.Now().Sub(t0))
+			return mock.StopFault{Err: errors.New("plugin gone")}
+		}})
+		tr := h.start()
+		err := h.kill(tr)
+		must.ErrorContains(t, err, "plugin gone")
+		must.Eq(t, []time.Duration{0, 5 * time.Second, 25 * time.Second, 105 * time.Second, 225 * time.Second}, calls)
+		ts := tr.TaskState()
+		killed := ts.Events[len(ts.Events)-1]
+		must.Eq(t, structs.TaskKilled, killed.Type)
+		must.StrContains(t, killed.KillError, "plugin gone")
+		must.Eq(t, structs.TaskStateDead, ts.State)
+		// The task never stopped: end it so the bubble drains.
+		must.NoError(t, h.driver.DestroyTask(tr.driverID, true))
+	})
+}
+
+func TestKillBackoff(t *testing.T) {
+	for i, want := range []time.Duration{5 * time.Second, 20 * time.Second, 80 * time.Second, 2 * time.Minute, 2 * time.Minute} {
+		must.Eq(t, want, killBackoff(i))
+	}
+}
+
+// TestKillBeforeStart: a kill while waiting for the start condition ends
+// the task dead with the caller's event only; no hook runs.
+func TestKillBeforeStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
+		h.startCh = make(chan struct{})
+		tr := h.start()
+		must.NoError(t, h.kill(tr))
+		must.Eq(t, []string{structs.TaskReceived, structs.TaskKilling}, types(tr.TaskState()))
+		must.Eq(t, structs.TaskStateDead, tr.TaskState().State)
+		must.Nil(t, h.metrics())
+	})
+}
+
+// TestKillInRestartDelay: a kill during the restart delay ends the task
+// at once, with no Terminated or Killed.
+func TestKillInRestartDelay(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, nil, newTask(map[string]any{"run_for": "1s", "exit_code": 3}))
+		tr := h.start()
+		h.advance(time.Second)
+		must.Eq(t, structs.TaskStatePending, tr.TaskState().State)
+		must.NoError(t, tr.Kill(t.Context(), structs.NewTaskEvent(structs.TaskKilling, h.clk.Now())))
+		ts := tr.TaskState()
+		must.Eq(t, []string{structs.TaskReceived, structs.TaskSetup, structs.TaskStarted, structs.TaskTerminated,
+			structs.TaskRestarting, structs.TaskKilling}, types(ts))
+		must.Eq(t, structs.TaskStateDead, ts.State)
+		must.False(t, ts.Failed)
+	})
+}
+
+// TestKillBeforeRun: Kill before Run returns at once; Run then ends the
+// task without starting it.
+func TestKillBeforeRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
+		tr := h.newTR()
+		must.NoError(t, tr.Kill(t.Context(), nil))
+		go tr.Run()
+		<-tr.WaitCh()
+		must.Eq(t, structs.TaskStateDead, tr.TaskState().State)
+		must.Eq(t, []string{structs.TaskReceived}, types(tr.TaskState()))
+	})
+}
+
+// TestMarkFailedKill: AR-4's prerun failure: Setup Failure with the given
+// DisplayMessage and kill_reason, dead and failed; Run ends at once.
+func TestMarkFailedKill(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
+		tr := h.newTR()
+		tr.MarkFailedKill("failed to setup alloc: pre-run hook \"csi_hook\" failed: boom")
+		go tr.Run()
+		<-tr.WaitCh()
+		ts := tr.TaskState()
+		ev := ts.Events[len(ts.Events)-1]
+		must.Eq(t, structs.TaskSetupFailure, ev.Type)
+		must.Eq(t, "failed to setup alloc: pre-run hook \"csi_hook\" failed: boom", ev.DisplayMessage)
+		must.Eq(t, structs.TaskRestoreFailed, ev.Details["kill_reason"])
+		must.True(t, ev.FailsTask)
+		must.True(t, ts.Failed)
+		must.Eq(t, structs.TaskStateDead, ts.State)
+		must.SliceEmpty(t, h.ops(), must.Sprint("the driver is never called"))
+		ls, _ := h.persisted()
+		must.True(t, ls.RunComplete)
+	})
+}
+
+// TestShutdownLeavesTaskRunning: Shutdown returns after Run and leaves
+// the driver task and its persisted handle in place.
+func TestShutdownLeavesTaskRunning(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
+		tr := h.start()
+		tr.Shutdown()
+		<-tr.WaitCh()
+		must.Eq(t, structs.TaskStateRunning, tr.TaskState().State)
+		ls, _ := h.persisted()
+		must.NotNil(t, ls.TaskHandle)
+		must.False(t, ls.RunComplete)
+		must.NoError(t, h.driver.DestroyTask(tr.driverID, true))
+	})
+}
+
+// TestShutdownBeforeRun: Shutdown without Run returns at once and a later
+// Run returns at once too.
+func TestShutdownBeforeRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
+		tr := h.newTR()
+		tr.Shutdown()
+		go tr.Run()
+		<-tr.WaitCh()
+		must.SliceEmpty(t, h.ops())
+	})
+}

@@ -1,0 +1,236 @@
+package taskrunner
+
+import (
+	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/model/restart"
+	"github.com/allocsim/allocsim/model/structs"
+)
+
+// Run is the task loop (AR-6); it blocks and closes WaitCh on return. It
+// is called once; a Run after Shutdown returns at once.
+func (tr *TaskRunner) Run() {
+	defer close(tr.waitCh)
+	tr.mu.Lock()
+	if tr.runStarted {
+		tr.mu.Unlock()
+		return
+	}
+	tr.runStarted = true
+	pending, complete := tr.pendingPauseStops, tr.restoredComplete
+	tr.pendingPauseStops = nil
+	tr.mu.Unlock()
+	if tr.shutdownCtx.Err() != nil {
+		return
+	}
+	tr.persistTaskState()
+	for _, r := range pending {
+		tr.startPauseStop(r)
+	}
+	if complete { // restored dead with RunComplete: only the stop hooks (STATE-4)
+		tr.gate.finish()
+		tr.runStopHooks()
+		return
+	}
+
+	dead := tr.TaskState().State == structs.TaskStateDead
+	if !dead && !tr.waitToStart() {
+		return
+	}
+	for {
+		if !dead {
+			final, shutdown := tr.runLoop()
+			if shutdown {
+				return
+			}
+			if !tr.killLeftover() {
+				return
+			}
+			tr.gate.finish() // no pause event after this (PAUSE-2)
+			tr.updateState(structs.TaskStateDead, final)
+		}
+		if tr.IsPoststopTask() || tr.killCtx.Err() != nil {
+			break
+		}
+		revive, shutdown := tr.waitRestartOrKill()
+		if shutdown {
+			return
+		}
+		if !revive {
+			break
+		}
+		dead = false
+	}
+	tr.finishRun()
+}
+
+// waitToStart waits for the start condition (AR-9) and, after a failed
+// recovery, for the servers (STATE-4). False on shutdown; a kill lets the
+// loop see it.
+func (tr *TaskRunner) waitToStart() bool {
+	select {
+	case <-tr.cfg.StartConditionMetCh:
+	case <-tr.killCtx.Done():
+		return tr.shutdownCtx.Err() == nil
+	case <-tr.shutdownCtx.Done():
+		return false
+	}
+	tr.mu.Lock()
+	wait := tr.waitOnServers
+	tr.mu.Unlock()
+	if !wait {
+		return tr.shutdownCtx.Err() == nil
+	}
+	select {
+	case <-tr.cfg.ServersContactedCh:
+	case <-tr.killCtx.Done():
+	case <-tr.shutdownCtx.Done():
+	}
+	return tr.shutdownCtx.Err() == nil
+}
+
+// runLoop runs the task until the restart decision lets it go (AR-6,
+// AR-7). It returns the event the task dies with (Not Restarting, or
+// nil), or shutdown.
+func (tr *TaskRunner) runLoop() (final *structs.TaskEvent, shutdown bool) {
+	for {
+		if shutdown := tr.attempt(); shutdown {
+			return nil, true
+		}
+		tr.mu.Lock()
+		d := tr.tracker.GetState(tr.clock.Now(), tr.cfg.Rand.Float64)
+		tr.mu.Unlock()
+		switch d.State {
+		case restart.Killed, restart.Terminated:
+			return nil, false
+		case restart.NotRestarting:
+			return d.Event(tr.clock.Now()), false
+		}
+		tr.updateState(structs.TaskStatePending, d.Event(tr.clock.Now()))
+		if !tr.sleep(d.Delay, tr.hookCtx) {
+			if tr.shutdownCtx.Err() != nil {
+				return nil, true
+			}
+		}
+	}
+}
+
+// attempt is one pass of AR-6 from prestart to the exit; it leaves the
+// restart tracker's inputs set for the decision. It returns true on
+// shutdown.
+func (tr *TaskRunner) attempt() (shutdown bool) {
+	switch {
+	case tr.shutdownCtx.Err() != nil:
+		return true
+	case tr.killCtx.Err() != nil:
+		return false // the tracker is killed: the decision ends the loop
+	}
+	// PAUSE-9 outside the gate; a live run's failure is reported with
+	// its exit (after Terminated).
+	if err := tr.gate.failed(); err != nil && tr.liveRun() == nil {
+		tr.setStartError(err, false)
+		return false
+	}
+	if !tr.awaitRunnableAlloc() {
+		return tr.shutdownCtx.Err() != nil
+	}
+	env, err := tr.prestart()
+	if err != nil {
+		tr.setStartError(err, drivers.IsRecoverable(err))
+		return tr.shutdownCtx.Err() != nil
+	}
+
+	run := tr.liveRun() // a recovered handle (STATE-4) skips gate and start
+	if run == nil {
+		fresh := newDriverRun(tr.driverID)
+		err := tr.gate.pass(tr.hookCtx, func() { tr.setRun(fresh) })
+		switch {
+		case tr.shutdownCtx.Err() != nil:
+			return true
+		case tr.killCtx.Err() != nil:
+			return false
+		case err != nil: // PAUSE-9 at the gate
+			tr.setStartError(err, false)
+			return false
+		}
+		run = fresh
+		if err := tr.startDriver(run, env); err != nil {
+			tr.endRun(run, nil, err)
+			return false
+		}
+	} else if tr.TaskState().State != structs.TaskStateRunning {
+		tr.updateState(structs.TaskStateRunning, nil) // recovered: no Started
+	}
+	tr.watch(run)
+	tr.poststart()
+
+	res, killed, shutdown, killErr := tr.waitExit(run)
+	if shutdown {
+		return true
+	}
+	tr.endRun(run, res, nil)
+	if killed {
+		tr.setKillErr(killErr)
+		tr.AppendEvent(tr.newEvent(structs.TaskKilled).SetKillError(killErr))
+	}
+	tr.exited()
+	return false
+}
+
+// awaitRunnableAlloc holds a task of a server-terminal alloc before its
+// prestart (AR-5: no prestart for terminal allocs) until the alloc
+// runner's kill or a shutdown. True when the alloc may run.
+func (tr *TaskRunner) awaitRunnableAlloc() bool {
+	if !tr.Alloc().ServerTerminal() {
+		return true
+	}
+	<-tr.hookCtx.Done()
+	return false
+}
+
+func (tr *TaskRunner) setStartError(err error, recoverable bool) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.tracker.SetStartError(err, recoverable)
+}
+
+func (tr *TaskRunner) setKillErr(err error) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.killErr = err
+}
+
+func exitResult(r *drivers.ExitResult) restart.ExitResult {
+	return restart.ExitResult{ExitCode: r.ExitCode, Signal: r.Signal, Err: r.Err}
+}
+
+// waitRestartOrKill is where a dead non-poststop task waits (AR-6): a
+// restart (Restart) revives it, a kill ends the runner.
+func (tr *TaskRunner) waitRestartOrKill() (revive, shutdown bool) {
+	tr.mu.Lock()
+	tr.deadWaiting = true
+	tr.mu.Unlock()
+	defer func() {
+		tr.mu.Lock()
+		tr.deadWaiting = false
+		tr.mu.Unlock()
+	}()
+	select {
+	case <-tr.restartCh:
+		tr.gate.revive()
+		tr.updateState(structs.TaskStatePending, nil)
+		return true, false
+	case <-tr.killCtx.Done():
+		return false, tr.shutdownCtx.Err() != nil
+	case <-tr.shutdownCtx.Done():
+		return false, true
+	}
+}
+
+// finishRun persists RunComplete and runs the stop hooks (AR-6).
+func (tr *TaskRunner) finishRun() {
+	tr.stateMu.Lock()
+	tr.localState.RunComplete = true
+	tr.stateMu.Unlock()
+	tr.persistLocalStateLogged("run exit")
+	tr.runStopHooks()
+}

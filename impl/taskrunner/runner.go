@@ -1,0 +1,186 @@
+package taskrunner
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/allocsim/allocsim/impl/allocdir"
+	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/model/restart"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/benbjohnson/clock"
+)
+
+// TaskRunner runs one task (AR-5..AR-7, PAUSE). Build it with
+// NewTaskRunner, optionally Restore it, then call Run once in its own
+// goroutine.
+type TaskRunner struct {
+	cfg      *Config
+	logger   *slog.Logger
+	clock    clock.Clock
+	allocID  string
+	taskName string
+	driverID string // drivers.TaskID(allocID, taskName)
+
+	hooks   []interfaces.TaskHook
+	taskDir *allocdir.TaskDir
+	gate    *pauseGate
+
+	// Contexts: killCtx ends on Kill (and MarkFailedKill), shutdownCtx on
+	// Shutdown, hookCtx on either (the prestart hooks' context, AR-5).
+	killCtx        context.Context
+	killCancel     context.CancelFunc
+	shutdownCtx    context.Context
+	shutdownCancel context.CancelFunc
+	hookCtx        context.Context
+	hookCancel     context.CancelFunc
+
+	waitCh    chan struct{} // closed when Run returns
+	restartCh chan struct{} // an alloc restart of a dead task (buffer 1)
+	stopOnce  sync.Once     // stop hooks run once
+	bg        sync.WaitGroup
+	quiet     atomic.Bool // Restore in progress: no StateUpdated calls
+
+	// mu guards the fields below.
+	mu                sync.Mutex
+	task              *structs.Task
+	alloc             *structs.Allocation
+	tracker           *restart.Tracker
+	run               *driverRun // the live driver run, nil if none
+	runStarted        bool
+	deadWaiting       bool
+	waitOnServers     bool
+	restoredComplete  bool
+	pendingPauseStops []*driverRun
+	killErr           error
+
+	// persistMu serialises task state and local state writes so the DB
+	// never gets an older copy after a newer one.
+	persistMu sync.Mutex
+	// stateMu guards state and localState.
+	stateMu    sync.Mutex
+	state      *structs.TaskState
+	localState *state.LocalState
+}
+
+// NewTaskRunner builds a task runner; it appends Received (AR-6). The
+// state is neither persisted nor reported here: Restore may replace it
+// (STATE-3), and Run persists it when it starts.
+func NewTaskRunner(cfg *Config) (*TaskRunner, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	tr := &TaskRunner{
+		cfg:        c,
+		clock:      c.Clock,
+		allocID:    c.Alloc.ID,
+		taskName:   c.Task.Name,
+		driverID:   drivers.TaskID(c.Alloc.ID, c.Task.Name),
+		waitCh:     make(chan struct{}),
+		restartCh:  make(chan struct{}, 1),
+		task:       c.Task,
+		alloc:      c.Alloc,
+		state:      structs.NewTaskState(),
+		localState: state.NewLocalState(),
+	}
+	tr.logger = c.Logger.With("alloc_id", tr.allocID, "task", tr.taskName)
+	tr.killCtx, tr.killCancel = context.WithCancel(context.Background())
+	tr.shutdownCtx, tr.shutdownCancel = context.WithCancel(context.Background())
+	tr.hookCtx, tr.hookCancel = context.WithCancel(context.Background())
+
+	tg := c.Alloc.LookupTaskGroup()
+	tr.tracker = restart.New(tg.RestartPolicy, jobType(c.Alloc), c.Task, tr.clock.Now())
+	tr.taskDir = c.AllocDir.NewTaskDir(tr.taskName)
+	tr.gate = newPauseGate(tr, tr.taskName, c.Task.Schedule, c.ClientConfig.LocalZone)
+	tr.hooks = tr.buildHooks()
+
+	tr.state.AppendEvent(structs.NewTaskEvent(structs.TaskReceived, tr.clock.Now()))
+	return tr, nil
+}
+
+func jobType(a *structs.Allocation) string {
+	if a.Job == nil || a.Job.Type == "" {
+		return structs.JobTypeService
+	}
+	return a.Job.Type
+}
+
+// WaitCh closes when Run returns.
+func (tr *TaskRunner) WaitCh() <-chan struct{} { return tr.waitCh }
+
+// Task returns the task definition (the latest one an Update delivered).
+func (tr *TaskRunner) Task() *structs.Task {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.task
+}
+
+// Alloc returns the latest alloc the runner was given.
+func (tr *TaskRunner) Alloc() *structs.Allocation {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.alloc
+}
+
+// TaskState returns a copy of the task's state.
+func (tr *TaskRunner) TaskState() *structs.TaskState {
+	tr.stateMu.Lock()
+	defer tr.stateMu.Unlock()
+	return tr.state.Copy()
+}
+
+// LocalState returns a copy of the runner's local state (STATE-1).
+func (tr *TaskRunner) LocalState() *state.LocalState {
+	tr.stateMu.Lock()
+	defer tr.stateMu.Unlock()
+	return tr.localState.Copy()
+}
+
+// IsLeader, IsPoststopTask, IsSidecarTask, IsPrestartTask, IsPoststartTask
+// classify the task (DATA-4).
+func (tr *TaskRunner) IsLeader() bool        { return tr.Task().Leader }
+func (tr *TaskRunner) IsPoststopTask() bool  { return tr.Task().IsPoststop() }
+func (tr *TaskRunner) IsSidecarTask() bool   { return tr.Task().IsSidecar() }
+func (tr *TaskRunner) IsPrestartTask() bool  { return tr.Task().IsPrestart() }
+func (tr *TaskRunner) IsPoststartTask() bool { return tr.Task().IsPoststart() }
+
+// Update hands the TR a newer alloc (AR-10): the task definition is
+// replaced by the alloc's and the update hooks run (the pause hook adopts a
+// changed schedule, PAUSE-7).
+func (tr *TaskRunner) Update(alloc *structs.Allocation) {
+	if alloc == nil {
+		return
+	}
+	tr.mu.Lock()
+	tr.alloc = alloc
+	if t := alloc.LookupTaskGroup().LookupTask(tr.taskName); t != nil {
+		tr.task = t
+	}
+	tr.mu.Unlock()
+	tr.runUpdateHooks(alloc)
+}
+
+// Shutdown stops the TR leaving the task running; it returns when Run has
+// returned (at once if Run was never called). A driver call in flight
+// (a blocking StartTask, a kill's StopTask) is waited for: it has no
+// context, and closing the driver ends it. The local state of a runner
+// that ran is persisted (STATE-2); one that never ran leaves the DB alone,
+// so a runner built for a restore never overwrites what it did not load.
+func (tr *TaskRunner) Shutdown() {
+	tr.gate.shutdown()
+	tr.shutdownCancel()
+	tr.hookCancel()
+	tr.mu.Lock()
+	started := tr.runStarted
+	tr.mu.Unlock()
+	if !started {
+		return
+	}
+	<-tr.waitCh
+	tr.persistLocalStateLogged("shutdown")
+}
