@@ -56,11 +56,13 @@ type Interface interface {
 
 // Writer is the write side an alloc dir offers to tests, fixtures and the
 // simulator; Interface itself has no writes. Paths are alloc-dir-relative
-// and pass the escape check of the package documentation; perm is applied
-// exactly (no umask). Both AllocDir storages implement it, and
+// and pass the escape check of the package documentation, for every
+// existing ancestor too. The file or directory named gets perm exactly (no
+// umask). Both AllocDir storages implement it, and
 // allocdirtest.TestAllocDir requires it to set up fixtures.
 type Writer interface {
-	// MkdirAll makes path and missing parents; path gets perm.
+	// MkdirAll makes path and missing parents (which get perm less the
+	// storage's umask; a MemFS has none).
 	MkdirAll(path string, perm fs.FileMode) error
 	// WriteFile creates or replaces the file at path.
 	WriteFile(path string, data []byte, perm fs.FileMode) error

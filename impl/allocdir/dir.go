@@ -185,6 +185,9 @@ func (a *AllocDir) Move(other Interface, tasks []string) error {
 	if !a.built {
 		return fmt.Errorf(MsgMoveNotBuilt, a.dir)
 	}
+	if other == nil {
+		return fmt.Errorf(MsgMoveData, errors.New(msgNoOther))
+	}
 	if o, ok := other.(*AllocDir); ok && o.store != a.store {
 		return fmt.Errorf(MsgMoveData, fmt.Errorf(msgOtherStorage, o.dir))
 	}

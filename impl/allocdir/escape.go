@@ -63,7 +63,7 @@ func resolve(l linkReader, name string) (string, error) {
 		if filepath.IsAbs(target) {
 			resolved = sep
 		}
-		if todo != "" {
+		if more { // a trailing separator still asks for a directory
 			target += sep + todo
 		}
 		todo = target

@@ -14,8 +14,10 @@ import (
 // MemFS is an in-memory file tree of directories, regular files and
 // symlinks, the storage of NewMem alloc dirs. Modification times come from
 // its clock. Errors mirror the os package's (*fs.PathError or *os.LinkError
-// around the same syscall.Errno), so messages match the disk's. There are
-// no owners, permission checks or umask. Safe for concurrent use.
+// around the same syscall.Errno), so messages match the disk's; a property
+// test holds it to that against real files. There are no owners,
+// permission checks, hard links or umask, directories have size 0, and a
+// reader sees the file as it was when opened. Safe for concurrent use.
 type MemFS struct {
 	clock clock.Clock
 

@@ -58,4 +58,6 @@ const (
 	msgTaskBuildFailed = "failed to make task directory %s: %w"
 	msgOtherStorage    = "other alloc dir %s is on another storage"
 	msgDestroyFailed   = "failed to remove %s: %w"
+	msgNoOther         = "no alloc dir to move from"
+	msgNoStorage       = "task dir %s has no storage: make it with NewTaskDirLayout"
 )

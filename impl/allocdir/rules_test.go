@@ -100,6 +100,10 @@ func TestResolve(t *testing.T) {
 	for _, l := range [][2]string{
 		{"/a/rel", "b"}, {"/a/abs", "/a/b/f"}, {"/a/up", "b/.."}, {"/a/chain", "rel"},
 		{"/a/loop", "loop"}, {"/a/dangle", "nowhere"},
+		// Found by TestMemFSMatchesDisk: the kernel wants a directory
+		// before "..", before a trailing slash, and after a link followed
+		// by one.
+		{"/a/fdotdot", "b/f/.."}, {"/a/fslash", "b/f/"}, {"/a/viaslash", "abs/"},
 	} {
 		must.NoError(t, m.symlink(l[1], l[0]))
 	}
@@ -115,6 +119,9 @@ func TestResolve(t *testing.T) {
 		{"/a/dangle", "", fs.ErrNotExist},
 		{"/a/b/f/x", "", syscall.ENOTDIR},
 		{"/a/loop", "", syscall.ELOOP},
+		{"/a/fdotdot", "", syscall.ENOTDIR},
+		{"/a/fslash", "", syscall.ENOTDIR},
+		{"/a/viaslash", "", syscall.ENOTDIR},
 	}
 	for _, c := range cases {
 		got, err := m.resolve(c.in)

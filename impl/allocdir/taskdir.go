@@ -70,6 +70,9 @@ func NewTaskDirLayout(allocDir, task string, makeDir func(path string, mode fs.F
 // Build makes the task's directories with their ADIR-2 modes. The alloc dir
 // must be built. Building twice is harmless.
 func (t *TaskDir) Build() error {
+	if t.makeDir == nil {
+		return fmt.Errorf(msgNoStorage, t.Dir)
+	}
 	dirs := []struct {
 		path string
 		mode fs.FileMode

@@ -16,7 +16,7 @@ func (a *AllocDir) BlockUntilExists(ctx context.Context, path string) (chan erro
 	}
 	ch := make(chan error, 1)
 	ticker := a.clock.Ticker(a.poll)
-	if found, err := a.poll1(path); found {
+	if found, err := a.existsYet(path); found {
 		ticker.Stop()
 		ch <- err
 		close(ch)
@@ -34,7 +34,7 @@ func (a *AllocDir) BlockUntilExists(ctx context.Context, path string) (chan erro
 				ch <- err
 				return
 			}
-			if found, err := a.poll1(path); found {
+			if found, err := a.existsYet(path); found {
 				ch <- err
 				return
 			}
@@ -43,9 +43,9 @@ func (a *AllocDir) BlockUntilExists(ctx context.Context, path string) (chan erro
 	return ch, nil
 }
 
-// poll1 is one BlockUntilExists poll: found is true when the wait is over,
+// existsYet is one BlockUntilExists poll: found is true when the wait is over,
 // with nil or the escape check's error.
-func (a *AllocDir) poll1(path string) (found bool, err error) {
+func (a *AllocDir) existsYet(path string) (found bool, err error) {
 	t, err := a.confine(path)
 	if err != nil {
 		return true, err

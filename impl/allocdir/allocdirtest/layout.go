@@ -1,6 +1,7 @@
 package allocdirtest
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -149,8 +150,10 @@ func checkConcurrent(e *env) error {
 		go func() {
 			defer wg.Done()
 			task := fmt.Sprintf("t%d", i%3)
-			td := a.NewTaskDir(task)
-			errs := []error{a.Build(), td.Build()}
+			errs := []error{a.Build(), errors.New("NewTaskDir returned nil")}
+			if td := a.NewTaskDir(task); td != nil {
+				errs[1] = td.Build()
+			}
 			_ = a.GetTaskDir(task)
 			_, err := a.Stat("alloc")
 			errs = append(errs, err)

@@ -223,3 +223,26 @@ func (m deafChanges) ChangeEvents(ctx context.Context, p string, off int64) (*al
 	}
 	return &allocdir.FileChanges{Modified: make(chan struct{}), Truncated: make(chan struct{}), Deleted: make(chan struct{})}, nil
 }
+
+// nilResults answers every query with nothing: the suite must report, not
+// panic.
+type nilResults struct{ *allocdir.AllocDir }
+
+func (nilResults) NewTaskDir(string) *allocdir.TaskDir          { return nil }
+func (nilResults) Stat(string) (*allocdir.AllocFileInfo, error) { return nil, nil }
+func (nilResults) List(string) ([]*allocdir.AllocFileInfo, error) {
+	return []*allocdir.AllocFileInfo{nil}, nil
+}
+func (nilResults) ReadAt(string, int64) (io.ReadCloser, error)                  { return nil, nil }
+func (nilResults) BlockUntilExists(context.Context, string) (chan error, error) { return nil, nil }
+func (nilResults) ChangeEvents(context.Context, string, int64) (*allocdir.FileChanges, error) {
+	return nil, nil
+}
+
+// noWriter hides the fixture Writer.
+type noWriter struct{ allocdir.Interface }
+
+// buildFails cannot build.
+type buildFails struct{ *allocdir.AllocDir }
+
+func (buildFails) Build() error { return errors.New("no space left on device") }

@@ -111,7 +111,11 @@ func (e *env) alloc(id string, tasks ...string) (*fixture, error) {
 		return nil, fmt.Errorf("setup: Build() = %w, want nil", err)
 	}
 	for _, task := range tasks {
-		if err := a.NewTaskDir(task).Build(); err != nil {
+		td := a.NewTaskDir(task)
+		if td == nil {
+			return nil, fmt.Errorf("setup: NewTaskDir(%q) = nil, want a task dir", task)
+		}
+		if err := td.Build(); err != nil {
 			return nil, fmt.Errorf("setup: TaskDir(%q).Build() = %w, want nil", task, err)
 		}
 	}

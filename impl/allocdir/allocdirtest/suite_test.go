@@ -2,6 +2,7 @@ package allocdirtest
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,4 +118,41 @@ func TestChecksCatchMutants(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestChecksReportBrokenBasics: without a Writer, without Build, or with
+// nil answers, every check that needs them reports it, and none panics.
+func TestChecksReportBrokenBasics(t *testing.T) {
+	cases := []struct {
+		name   string
+		wrap   func(*allocdir.AllocDir) allocdir.Interface
+		passes []string // checks that need nothing broken here
+		says   string
+	}{
+		{"no Writer", func(a *allocdir.AllocDir) allocdir.Interface { return noWriter{a} },
+			[]string{"Layout", "TaskDirs"}, "does not implement allocdir.Writer"},
+		{"Build fails", func(a *allocdir.AllocDir) allocdir.Interface { return buildFails{a} },
+			[]string{"TaskDirs"}, "no space left on device"},
+		{"nil results", func(a *allocdir.AllocDir) allocdir.Interface { return nilResults{a} },
+			nil, ""},
+	}
+	for _, c := range cases {
+		for _, chk := range checks {
+			t.Run(c.name+"/"+chk.name, func(t *testing.T) {
+				err := runCheck(t, chk, wrapped(c.wrap))
+				if slices.Contains(c.passes, chk.name) {
+					must.NoError(t, err)
+					return
+				}
+				must.Error(t, err)
+				must.StrNotContains(t, err.Error(), "panic:")
+				must.StrContains(t, err.Error(), c.says)
+			})
+		}
+	}
+}
+
+// TestTestAllocDir runs the exported entry point itself.
+func TestTestAllocDir(t *testing.T) {
+	TestAllocDir(t, memFactory)
 }
