@@ -1,0 +1,160 @@
+package rawexec
+
+import (
+	"context"
+	"os/exec"
+
+	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/benbjohnson/clock"
+)
+
+// task is one started or recovered task. All fields but the immutable
+// ones (id, state, cmd) are guarded by the driver's lock.
+type task struct {
+	id    string
+	state driverState
+	// cmd is the started process; nil for a recovered task, whose
+	// process is not this one's child and is polled instead.
+	cmd *exec.Cmd
+
+	exited bool
+	result *drivers.ExitResult
+	// done is closed when the task exits (StopTask and DestroyTask wait
+	// on it).
+	done    chan struct{}
+	waiters []*waiter
+	// abandoned: the driver closed; nothing about the task is reported
+	// any more.
+	abandoned bool
+	// poll is a recovered task's pending exit check.
+	poll *clock.Timer
+}
+
+// waiter is one WaitTask channel still waiting for the exit.
+type waiter struct {
+	ch chan *drivers.ExitResult
+	// stop unregisters the context hook.
+	stop func() bool
+}
+
+func newTask(id string, st driverState, cmd *exec.Cmd) *task {
+	return &task{id: id, state: st, cmd: cmd, done: make(chan struct{})}
+}
+
+// running reports whether the task has neither exited nor been abandoned.
+func (t *task) running() bool { return !t.exited && !t.abandoned }
+
+// exit ends the task with res, with the lock held: traces it, releases
+// StopTask and DestroyTask callers and delivers res to every waiter.
+func (d *Driver) exit(t *task, res *drivers.ExitResult) {
+	if !t.running() {
+		return
+	}
+	t.stopPoll()
+	t.exited, t.result = true, res
+	d.emit(OpExit, t.id, exitDetail(res))
+	close(t.done)
+	for _, w := range t.waiters {
+		w.stop()
+		w.ch <- res.Copy()
+		close(w.ch)
+	}
+	t.waiters = nil
+}
+
+// reap is a started task's goroutine: it waits for the process to exit,
+// kills whatever the task left in its process group, reaps the process
+// and reports the exit. It ends when the process exits, whether or not
+// the driver has closed (Close).
+func (d *Driver) reap(t *task) {
+	if err := awaitExit(t.state.PID); err != nil {
+		// Unexpected (the child is ours): reap without the cleanup.
+		werr := t.cmd.Wait()
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		d.exit(t, exitResult(t.cmd.ProcessState, werr))
+		return
+	}
+	// The exited main process is not reaped yet, so its pid, and so the
+	// group id, cannot be reused while the group is signalled.
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !t.abandoned {
+		_ = signalGroup(t.state.PGID, drivers.SIGKILL) // ESRCH: nothing left
+	}
+	werr := t.cmd.Wait()
+	d.exit(t, exitResult(t.cmd.ProcessState, werr))
+}
+
+// schedulePoll arms a recovered task's next exit check, with the lock
+// held.
+func (d *Driver) schedulePoll(t *task) {
+	t.poll = d.clock.AfterFunc(d.pollInterval, func() { d.pollExit(t) })
+}
+
+// pollExit checks whether a recovered task's process is still alive and
+// reports its exit (ErrExitUnknown) if not; else it checks again later.
+// A probe that fails (it cannot tell) counts as alive.
+func (d *Driver) pollExit(t *task) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed || !t.running() {
+		return
+	}
+	t.poll = nil
+	status, _, err := probeProcess(t.state.PID, t.state.ProcStart)
+	if err == nil && status != procAlive {
+		d.exit(t, &drivers.ExitResult{Err: ErrExitUnknown})
+		return
+	}
+	d.schedulePoll(t)
+}
+
+// stopPoll cancels a pending exit check.
+func (t *task) stopPoll() {
+	if t.poll != nil {
+		t.poll.Stop()
+		t.poll = nil
+	}
+}
+
+// abandon lets go of the task without an exit (Driver.Close).
+func (t *task) abandon() {
+	t.stopPoll()
+	t.abandoned = true
+	for _, w := range t.waiters {
+		w.stop()
+		close(w.ch)
+	}
+	t.waiters = nil
+}
+
+// addWaiter registers a WaitTask channel, with the lock held: the result
+// at once if the task has exited, else at the exit or closed without a
+// value when ctx ends first.
+func (d *Driver) addWaiter(ctx context.Context, t *task) <-chan *drivers.ExitResult {
+	ch := make(chan *drivers.ExitResult, 1)
+	if t.exited {
+		ch <- t.result.Copy()
+		close(ch)
+		return ch
+	}
+	w := &waiter{ch: ch}
+	t.waiters = append(t.waiters, w)
+	w.stop = context.AfterFunc(ctx, func() { d.cancelWait(t, w) })
+	return ch
+}
+
+// cancelWait closes a waiter's channel without a result when its context
+// ends first.
+func (d *Driver) cancelWait(t *task, w *waiter) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, e := range t.waiters {
+		if e == w {
+			t.waiters = append(t.waiters[:i], t.waiters[i+1:]...)
+			close(w.ch)
+			return
+		}
+	}
+}
