@@ -1,3 +1,32 @@
-// Package agent serves the Nomad-compatible HTTP API of SPEC §5 and routes
-// requests from the agent to the server and the client.
+// Package agent serves the Nomad-compatible HTTP API of SPEC §5 as plain
+// net/http handlers and routes pause and signal requests to the client or
+// the server (API-7).
+//
+// The handler depends on two small interfaces: Server (defined here: job
+// registration, alloc reads and the server RPCs) and the agent's own
+// client, interfaces.Client (optional). Conversions between the official
+// API types (github.com/hashicorp/nomad/api) and the domain types live in
+// the sub-package apiconv, and nowhere else.
+//
+// A request is served in this order:
+//
+//  1. route by path; an unknown path or a path of the wrong shape is a 404
+//     (`Resource not found`);
+//  2. check the method; a wrong one is a 405 `Invalid method` (API-1);
+//  3. decode the JSON body, if any (400 `Failed to decode body: <err>`;
+//     an empty body is an empty request);
+//  4. check the request (API-2: the pause state mapping; API-4: a job and
+//     its ID, then ValidateJob) before any lookup;
+//  5. call the server, or route the RPC (API-7): the client RPC locally
+//     when the agent's client holds the alloc, else the server RPC; RPC
+//     errors naming an unknown allocation or node, or no path to a node,
+//     are 404s, others 500s with the message;
+//  6. reply 200 with JSON and the headers X-Nomad-Index (the server's
+//     index, at least 1), X-Nomad-LastContact `0`, X-Nomad-KnownLeader
+//     `true`; errors are plain text.
+//
+// Nothing here reads a clock or keeps state between requests: the handler
+// is safe for concurrent use and deterministic given its Server and
+// client. InMemoryTransport lets the official Go client call a handler
+// without sockets, as simulations do.
 package agent
