@@ -178,9 +178,11 @@ func (tr *TaskRunner) attempt() (shutdown bool) {
 
 // awaitRunnableAlloc holds a task of a server-terminal alloc before its
 // prestart (AR-5: no prestart for terminal allocs) until the alloc
-// runner's kill or a shutdown. True when the alloc may run.
+// runner's kill or a shutdown. True when the alloc may run. Poststop tasks
+// are exempt: the alloc runner leaves them alone (AR-9) and starts them
+// once the main tasks are dead, which is exactly what a server stop leads to.
 func (tr *TaskRunner) awaitRunnableAlloc() bool {
-	if !tr.Alloc().ServerTerminal() {
+	if tr.IsPoststopTask() || !tr.Alloc().ServerTerminal() {
 		return true
 	}
 	<-tr.hookCtx.Done()

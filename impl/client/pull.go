@@ -1,0 +1,177 @@
+package client
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/allocsim/allocsim/model/structs"
+)
+
+// Pull loop timing. SPEC is silent on these; they are on the injected
+// clock.
+const (
+	// pullRetryBase is the wait after the first failed pull; each further
+	// consecutive failure doubles it up to pullRetryMax. A success resets
+	// it. There is no jitter, so a failed pull draws no randomness.
+	pullRetryBase = time.Second
+	pullRetryMax  = 30 * time.Second
+	// pullNoChangeDelay is the wait after a reply whose index does not
+	// exceed MinQueryIndex (a blocking query that timed out, or a server
+	// that does not block): nothing changed, so the reply is ignored, and
+	// the wait keeps a non-blocking server from making the client spin
+	// without the clock advancing.
+	pullNoChangeDelay = time.Second
+	// snapshotInterval is the period of the loop that persists every
+	// runner (STATE-2: `alloc` every 60 s).
+	snapshotInterval = 60 * time.Second
+)
+
+// pullLoop pulls the node's allocs with the blocking Node.GetClientAllocs
+// and applies each new view (runAllocs). The first successful reply closes
+// ServersContactedCh before its allocs are applied, so the runners it
+// builds start with the servers contacted.
+func (c *Client) pullLoop(ctx context.Context) {
+	defer c.loops.Done()
+	var (
+		index     uint64
+		contacted bool
+		backoff   time.Duration
+	)
+	for {
+		req := &structs.NodeClientAllocsRequest{
+			NodeID:       c.node.NodeID,
+			QueryOptions: structs.QueryOptions{Region: c.node.Region, MinQueryIndex: index},
+		}
+		var resp structs.NodeClientAllocsResponse
+		err := c.rpc.call(ctx, structs.RPCNodeGetClientAllocs, req, &resp)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			backoff = min(max(2*backoff, pullRetryBase), pullRetryMax)
+			c.logger.Warn("pulling allocs failed", "retry_in", backoff, "error", err)
+			if !c.wait(ctx, backoff) {
+				return
+			}
+			continue
+		}
+		backoff = 0
+		first := !contacted
+		contacted = true
+		c.contact.mark()
+		if !first && resp.Index <= index {
+			if !c.wait(ctx, pullNoChangeDelay) {
+				return
+			}
+			continue
+		}
+		index = resp.Index
+		c.runAllocs(resp.Allocs)
+	}
+}
+
+// runAllocs applies the servers' full view of the node's allocs, in
+// alloc-ID order (DET-2):
+//
+//  1. a live runner whose alloc is gone is retired and destroyed;
+//  2. a live runner whose alloc has a higher AllocModifyIndex gets it:
+//     Reconnect when the servers mark it `unknown` (a disconnected node
+//     came back), Update otherwise;
+//  3. an alloc without a runner is built, unless it was reported failed
+//     or is already client-terminal (nothing left to run or report).
+func (c *Client) runAllocs(allocs []*structs.Allocation) {
+	server := make(map[string]*structs.Allocation, len(allocs))
+	for _, a := range allocs {
+		if a == nil || a.ID == "" {
+			continue
+		}
+		if cur, ok := server[a.ID]; ok && cur.AllocModifyIndex >= a.AllocModifyIndex {
+			continue
+		}
+		server[a.ID] = a
+	}
+	onServer := make(map[string]bool, len(server))
+	for id := range server {
+		onServer[id] = true
+	}
+	c.runners.forgetFailed(onServer)
+	for _, e := range c.runners.liveEntries() {
+		if onServer[e.id] {
+			continue
+		}
+		if ar, key, ok := c.runners.retire(e.id); ok {
+			c.goDestroy(ar, key)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(server)) {
+		a := server[id]
+		if e, ok := c.runners.entry(id); ok {
+			if a.AllocModifyIndex > e.modifyIndex {
+				c.updateRunner(e, a)
+			}
+			continue
+		}
+		if c.runners.isFailed(id) || a.ClientTerminal() {
+			continue
+		}
+		c.addAlloc(a)
+	}
+}
+
+func (c *Client) updateRunner(e runnerEntry, a *structs.Allocation) {
+	update := a.CopySkipJob()
+	if a.ClientStatus == structs.AllocClientStatusUnknown {
+		if err := e.ar.Reconnect(update); err != nil {
+			c.logger.Error("reconnecting alloc runner failed", "alloc_id", e.id, "error", err)
+		}
+	} else {
+		e.ar.Update(update)
+	}
+	c.runners.setModifyIndex(e.id, a.AllocModifyIndex)
+}
+
+// addAlloc builds, persists, registers and runs the runner of a new alloc.
+func (c *Client) addAlloc(a *structs.Allocation) {
+	ar, ok := c.build(a.CopySkipJob(), c.nextRunnerRand())
+	if !ok {
+		return
+	}
+	if err := c.opts.StateDB.PutAllocation(a); err != nil { // STATE-2: on add
+		c.logger.Error("persisting new alloc failed", "alloc_id", a.ID, "error", err)
+	}
+	c.runners.add(a.ID, ar, a.AllocModifyIndex)
+	c.goRun(ar)
+}
+
+// snapshotLoop persists every live runner every snapshotInterval (STATE-2).
+func (c *Client) snapshotLoop(ctx context.Context) {
+	defer c.loops.Done()
+	ticker := c.clock.Ticker(snapshotInterval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		for _, e := range c.runners.liveEntries() {
+			if err := e.ar.PersistState(); err != nil {
+				c.logger.Error("persisting alloc runner state failed", "alloc_id", e.id, "error", err)
+			}
+		}
+	}
+}
+
+// wait blocks for d on the client's clock; false means ctx ended first.
+func (c *Client) wait(ctx context.Context, d time.Duration) bool {
+	t := c.clock.Timer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

@@ -1,0 +1,168 @@
+package client
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
+)
+
+// runnerEntry is one live runner and the AllocModifyIndex of the last
+// server alloc it was given.
+type runnerEntry struct {
+	id          string
+	ar          interfaces.AllocRunner
+	modifyIndex uint64
+}
+
+// registry holds the client's runners:
+//   - live: one per alloc the servers still place here, by alloc ID;
+//     ClientRPC, AllocRunner, classification and acknowledgement see only
+//     these;
+//   - retiring: runners whose alloc left the servers, while their Destroy
+//     runs; Shutdown still shuts them down;
+//   - failed: allocs reported failed (factory or restore error) that are
+//     not rebuilt while the servers still place them here.
+type registry struct {
+	mu       sync.RWMutex
+	live     map[string]*runnerEntry
+	retiring map[uint64]interfaces.AllocRunner
+	nextKey  uint64
+	failed   map[string]struct{}
+}
+
+func newRegistry() *registry {
+	return &registry{
+		live:     map[string]*runnerEntry{},
+		retiring: map[uint64]interfaces.AllocRunner{},
+		failed:   map[string]struct{}{},
+	}
+}
+
+func (r *registry) get(id string) (interfaces.AllocRunner, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	e, ok := r.live[id]
+	if !ok {
+		return nil, false
+	}
+	return e.ar, true
+}
+
+// entry returns a copy of a live entry.
+func (r *registry) entry(id string) (runnerEntry, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	e, ok := r.live[id]
+	if !ok {
+		return runnerEntry{}, false
+	}
+	return *e, true
+}
+
+func (r *registry) add(id string, ar interfaces.AllocRunner, modifyIndex uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.live[id] = &runnerEntry{id: id, ar: ar, modifyIndex: modifyIndex}
+}
+
+func (r *registry) setModifyIndex(id string, idx uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e, ok := r.live[id]; ok {
+		e.modifyIndex = idx
+	}
+}
+
+// retire moves a live runner to the retiring set and returns the key that
+// releases it; ok is false when id has no live runner.
+func (r *registry) retire(id string) (interfaces.AllocRunner, uint64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.live[id]
+	if !ok {
+		return nil, 0, false
+	}
+	delete(r.live, id)
+	key := r.addRetiringLocked(e.ar)
+	return e.ar, key, true
+}
+
+// addRetiring puts a runner that was never live (a failed restore) in the
+// retiring set.
+func (r *registry) addRetiring(ar interfaces.AllocRunner) uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.addRetiringLocked(ar)
+}
+
+func (r *registry) addRetiringLocked(ar interfaces.AllocRunner) uint64 {
+	r.nextKey++
+	r.retiring[r.nextKey] = ar
+	return r.nextKey
+}
+
+func (r *registry) release(key uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.retiring, key)
+}
+
+func (r *registry) markFailed(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failed[id] = struct{}{}
+}
+
+func (r *registry) isFailed(id string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, ok := r.failed[id]
+	return ok
+}
+
+// forgetFailed drops failed allocs that the servers no longer place here.
+func (r *registry) forgetFailed(onServer map[string]bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id := range r.failed {
+		if !onServer[id] {
+			delete(r.failed, id)
+		}
+	}
+}
+
+// liveEntries returns copies of the live entries sorted by alloc ID.
+func (r *registry) liveEntries() []runnerEntry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]runnerEntry, 0, len(r.live))
+	for _, e := range r.live {
+		out = append(out, *e)
+	}
+	slices.SortFunc(out, func(a, b runnerEntry) int { return cmp.Compare(a.id, b.id) })
+	return out
+}
+
+// all returns the live entries sorted by alloc ID and the retiring
+// runners in retirement order.
+func (r *registry) all() ([]runnerEntry, []interfaces.AllocRunner) {
+	live := r.liveEntries()
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	retiring := make([]interfaces.AllocRunner, 0, len(r.retiring))
+	for _, k := range slices.Sorted(maps.Keys(r.retiring)) {
+		retiring = append(retiring, r.retiring[k])
+	}
+	return live, retiring
+}
+
+func runnersOf(entries []runnerEntry) []interfaces.AllocRunner {
+	out := make([]interfaces.AllocRunner, len(entries))
+	for i, e := range entries {
+		out[i] = e.ar
+	}
+	return out
+}

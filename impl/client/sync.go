@@ -1,0 +1,113 @@
+package client
+
+import (
+	"context"
+	"time"
+
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/syncpolicy"
+)
+
+// maxClassifyAttempts bounds how often a tick re-classifies because the
+// buffer changed while it classified; the last attempt ticks with what it
+// has (an update that arrived meanwhile then counts as having no runner:
+// sent, never urgent, not acknowledged).
+const maxClassifyAttempts = 3
+
+// syncLoop is the SYNC-3 loop: a 200 ms clock ticker drives Buffer.Tick;
+// a Send makes one Node.UpdateAlloc from this goroutine, so exactly one
+// RPC is in flight. The ticker is re-phased with Reset: after a success or
+// a Rephase to 200 ms from now, after a failure to the retry delay, and
+// back to 200 ms after any tick that followed a retry delay.
+func (c *Client) syncLoop(ctx context.Context) {
+	defer c.loops.Done()
+	ticker := c.clock.Ticker(syncpolicy.TickInterval)
+	defer ticker.Stop()
+	period := syncpolicy.TickInterval
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		next, rephase := c.syncTick(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if rephase || next != period {
+			ticker.Reset(next)
+			period = next
+			// A tick that fell due while the RPC ran is stale: drop it, or
+			// it would fire the next tick at once (DESIGN.md, clock hazards).
+			select {
+			case <-ticker.C:
+			default:
+			}
+		}
+	}
+}
+
+// syncTick runs one tick and returns the delay to the next one and whether
+// the ticker must be re-phased to it.
+func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
+	res := c.tickBuffer()
+	switch res.Action {
+	case syncpolicy.Hold:
+		return syncpolicy.TickInterval, false
+	case syncpolicy.Rephase:
+		return syncpolicy.TickInterval, true
+	}
+	req := &structs.AllocUpdateRequest{
+		Alloc:        res.Batch.Allocs(), // sorted by alloc ID
+		WriteRequest: structs.WriteRequest{Region: c.node.Region},
+	}
+	var resp structs.GenericResponse
+	if err := c.rpc.call(ctx, structs.RPCNodeUpdateAlloc, req, &resp); err != nil {
+		c.updates.failed(res.Batch)
+		delay := syncpolicy.RetryDelay(c.retryJitter.Float64())
+		c.logger.Warn("syncing alloc states failed", "allocs", res.Batch.Len(), "retry_in", delay, "error", err)
+		return delay, true
+	}
+	c.updates.succeeded()
+	// Acknowledge outside every client lock, in alloc-ID order, each only
+	// to the runner that still holds the alloc (SYNC-3).
+	for _, e := range res.Batch.Entries() {
+		if !e.HasRunner {
+			continue
+		}
+		if ar, ok := c.runners.get(e.Alloc.ID); ok {
+			ar.AcknowledgeState(e.Alloc.ClientState())
+		}
+	}
+	return syncpolicy.TickInterval, true
+}
+
+// tickBuffer applies Buffer.Tick with each entry classified by its
+// runner's GetUpdatePriority. The classification runs without the buffer
+// lock (a runner may hold its own lock while it calls AllocStateUpdated;
+// see the lock-order note on syncpolicy.Buffer) on copies of the buffered
+// updates; if the buffer changed meanwhile, it classifies again.
+func (c *Client) tickBuffer() syncpolicy.TickResult {
+	contacted := c.contact.done()
+	for attempt := 1; ; attempt++ {
+		if res, ok := c.updates.tickIdle(contacted); ok {
+			return res
+		}
+		live := c.runners.liveEntries()
+		ids := make([]string, len(live))
+		for i, e := range live {
+			ids[i] = e.id
+		}
+		pending, version := c.updates.snapshot(ids)
+		classes := make(map[string]syncpolicy.Class, len(pending))
+		for _, e := range live { // alloc-ID order (DET-2)
+			if u, ok := pending[e.id]; ok {
+				classes[e.id] = syncpolicy.Class{Priority: e.ar.GetUpdatePriority(u), HasRunner: true}
+			}
+		}
+		in := syncpolicy.TickInput{ServersContacted: contacted, Classify: syncpolicy.ClassifyMap(classes)}
+		if res, ok := c.updates.tick(in, version, attempt >= maxClassifyAttempts); ok {
+			return res
+		}
+	}
+}

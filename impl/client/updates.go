@@ -1,0 +1,96 @@
+package client
+
+import (
+	"sync"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/syncpolicy"
+)
+
+// pendingUpdates is the client-wide buffer of SYNC-1 and the StateUpdater
+// every runner is given. Its lock is held only for one Buffer call (an
+// insert, a copy-out, a tick), never across an RPC and never while a
+// runner is called, so producers never block on the sync loop (SYNC-5.5).
+type pendingUpdates struct {
+	db state.StateDB
+
+	mu  sync.Mutex
+	buf syncpolicy.Buffer
+	// version counts Adds and re-inserts; the sync loop uses it to see
+	// whether the buffer changed while it classified without the lock.
+	version uint64
+}
+
+var _ interfaces.StateUpdater = (*pendingUpdates)(nil)
+
+func newPendingUpdates(db state.StateDB) *pendingUpdates { return &pendingUpdates{db: db} }
+
+// AllocStateUpdated buffers the stripped alloc, newest wins (SYNC-1). It
+// never blocks on I/O or on the sync loop.
+func (p *pendingUpdates) AllocStateUpdated(alloc *structs.Allocation) {
+	if alloc == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.buf.Add(alloc)
+	p.version++
+}
+
+// PutAllocation persists an alloc (STATE-2 `alloc`).
+func (p *pendingUpdates) PutAllocation(alloc *structs.Allocation) error {
+	return p.db.PutAllocation(alloc)
+}
+
+// snapshot returns the buffered updates of the given alloc IDs that are
+// present, as copies, and the buffer version they belong to.
+func (p *pendingUpdates) snapshot(ids []string) (map[string]*structs.Allocation, uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[string]*structs.Allocation, len(ids))
+	for _, id := range ids {
+		if a, ok := p.buf.Get(id); ok {
+			out[id] = a
+		}
+	}
+	return out, p.version
+}
+
+// tick applies one SYNC-3 tick with precomputed classes, unless the
+// buffer changed since version (then ok is false and nothing happened).
+// force ticks regardless of the version.
+func (p *pendingUpdates) tick(in syncpolicy.TickInput, version uint64, force bool) (syncpolicy.TickResult, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !force && p.version != version {
+		return syncpolicy.TickResult{}, false
+	}
+	return p.buf.Tick(in), true
+}
+
+// tickIdle applies a tick that needs no classification, when the buffer
+// is empty or the servers were not contacted (Tick then holds whatever the
+// classes are); ok is false, and nothing happened, otherwise.
+func (p *pendingUpdates) tickIdle(contacted bool) (syncpolicy.TickResult, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if contacted && p.buf.Len() > 0 {
+		return syncpolicy.TickResult{}, false
+	}
+	return p.buf.Tick(syncpolicy.TickInput{ServersContacted: contacted}), true
+}
+
+func (p *pendingUpdates) failed(b syncpolicy.Batch) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.buf.Failed(b)
+	p.version++
+}
+
+func (p *pendingUpdates) succeeded() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.buf.Succeeded()
+}
