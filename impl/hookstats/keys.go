@@ -6,39 +6,42 @@ import (
 	"time"
 
 	metrics "github.com/hashicorp/go-metrics"
+
+	"github.com/allocsim/allocsim/model/telemetry"
 )
 
-// Key parts and names fixed by TELEM-1 and TELEM-2.
+// Key parts and names fixed by TELEM-1 and TELEM-2. They are model/telemetry's
+// (the spec lives once); hookstats re-exports them for its callers.
 const (
 	// ServiceName prefixes every key (TELEM-1).
-	ServiceName = "nomad"
+	ServiceName = telemetry.ServiceName
 	// KeyClient is the first key part after the service name.
-	KeyClient = "client"
+	KeyClient = telemetry.PartClient
 	// KeyAllocHook and KeyTaskHook are the second key part, per Kind.
-	KeyAllocHook = "alloc_hook"
-	KeyTaskHook  = "task_hook"
+	KeyAllocHook = telemetry.PartAllocHook
+	KeyTaskHook  = telemetry.PartTaskHook
 
 	// HookTypePrerun and HookTypePrestart are the only instrumented hook
 	// types (TELEM-1): alloc prerun and task prestart.
-	HookTypePrerun   = "prerun"
-	HookTypePrestart = "prestart"
+	HookTypePrerun   = telemetry.HookTypePrerun
+	HookTypePrestart = telemetry.HookTypePrestart
 
 	// MetricElapsed, MetricSuccess and MetricFailed are the last key part:
 	// a sample in milliseconds and two counters (TELEM-1).
-	MetricElapsed = "elapsed"
-	MetricSuccess = "success"
-	MetricFailed  = "failed"
+	MetricElapsed = telemetry.MetricElapsed
+	MetricSuccess = telemetry.MetricSuccess
+	MetricFailed  = telemetry.MetricFailed
 
 	// Label names, in emission order (TELEM-2).
-	LabelNodeID     = "node_id"
-	LabelDatacenter = "datacenter"
-	LabelNodeClass  = "node_class"
-	LabelNodePool   = "node_pool"
-	LabelNamespace  = "namespace"
-	LabelHookName   = "hook_name"
+	LabelNodeID     = telemetry.LabelNodeID
+	LabelDatacenter = telemetry.LabelDatacenter
+	LabelNodeClass  = telemetry.LabelNodeClass
+	LabelNodePool   = telemetry.LabelNodePool
+	LabelNamespace  = telemetry.LabelNamespace
+	LabelHookName   = telemetry.LabelHookName
 
 	// NodeClassNone is the node_class label value of a node without a class.
-	NodeClassNone = "none"
+	NodeClassNone = telemetry.NodeClassNone
 )
 
 // Kind says whether a handler instruments alloc hooks or task hooks; it
