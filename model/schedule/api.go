@@ -1,9 +1,6 @@
 package schedule
 
-import (
-	"errors"
-	"time"
-)
+import "time"
 
 // Profile is the client configuration profile of SPEC SCOPE-2.
 type Profile string
@@ -29,7 +26,14 @@ type Cron struct {
 }
 
 // Result is what Evaluate reports at one instant (SPEC SCHED-8). Zero
-// time.Time values mean "none".
+// time.Time values mean "none"; the others are in the schedule's zone
+// (compare them with Equal).
+//
+// Inside: WindowStart and WindowEnd bound the merged window holding the
+// instant (WindowEnd zero: it never closes), NextStart is the first start
+// at or after WindowEnd. Outside: both window fields are zero and NextStart
+// is the first start after the instant. NextEnd closes the window NextStart
+// opens.
 type Result struct {
 	Inside      bool
 	WindowStart time.Time
@@ -44,18 +48,28 @@ type Window struct {
 	End   time.Time
 }
 
-var errNotImplemented = errors.New("not implemented")
-
-// Validate is SPEC SCHED-2. (contract stub: replaced by the implementation)
-func Validate(s *Schedule, p Profile) error { return errNotImplemented }
-
-// Evaluate is SPEC SCHED-8. (contract stub: replaced by the implementation)
+// Evaluate is SPEC SCHED-8: whether at is inside a window of s read in its
+// zone, the current merged window, and the next one. local is the client's
+// local zone for Timezone "" or "Local" (SCHED-4; nil means UTC). Errors are
+// those of Compile. To evaluate one schedule many times, Compile it once.
 func Evaluate(s *Schedule, at time.Time, local *time.Location) (Result, error) {
-	return Result{}, errNotImplemented
+	c, err := Compile(s, local)
+	if err != nil {
+		return Result{}, err
+	}
+	return c.Evaluate(at), nil
 }
 
-// NextWindows lists the next n merged windows after at (SPEC SCHED-8).
-// (contract stub: replaced by the implementation)
+// NextWindows lists the next n merged windows at or after at (SCHED-8): if
+// at is inside a window, the first is the merged window holding it
+// (WindowStart..WindowEnd of Evaluate), and each further one is the merged
+// window opened by the first start at or after the previous one's end. The
+// list is shorter than n when no start follows, and ends with a zero End
+// when a window never closes. Errors are those of Compile.
 func NextWindows(s *Schedule, at time.Time, local *time.Location, n int) ([]Window, error) {
-	return nil, errNotImplemented
+	c, err := Compile(s, local)
+	if err != nil {
+		return nil, err
+	}
+	return c.NextWindows(at, n), nil
 }
