@@ -1,0 +1,201 @@
+package jobspec
+
+import (
+	"fmt"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/allocsim/allocsim/model/structs"
+)
+
+// Enumerations the parser checks (Nomad documents them; SPEC.md gives no
+// message for them, so the parser is where a typo is caught).
+var (
+	jobTypes    = []string{structs.JobTypeService, structs.JobTypeBatch, structs.JobTypeSystem, structs.JobTypeSysBatch}
+	volumeTypes = []string{"host", structs.VolumeTypeCSI}
+)
+
+var (
+	topSchema = &schema{
+		blocks:   []string{"job"},
+		rejected: map[string]string{"variable": reasonVariables, "variables": reasonVariables, "locals": reasonVariables},
+	}
+	jobSchema = &schema{
+		attrs:  []string{"name", "namespace", "type"},
+		blocks: []string{"group"},
+		ignoredAttrs: []string{"all_at_once", "consul_token", "datacenters", "node_pool",
+			"priority", "region", "vault_token"},
+		ignoredBlocks: []string{"affinity", "constraint", "consul", "meta", "migrate", "multiregion",
+			"parameterized", "periodic", "reschedule", "spread", "ui", "update", "vault"},
+	}
+	groupSchema = &schema{
+		attrs:  []string{"count"},
+		blocks: []string{"restart", "task", "volume"},
+		ignoredAttrs: []string{"max_client_disconnect", "prevent_reschedule_on_lost", "shutdown_delay",
+			"stop_after_client_disconnect"},
+		ignoredBlocks: []string{"affinity", "constraint", "consul", "disconnect", "ephemeral_disk", "meta",
+			"migrate", "network", "reschedule", "scaling", "service", "spread", "update", "vault"},
+	}
+	restartSchema = &schema{
+		attrs:        []string{"attempts", "delay", "interval", "mode"},
+		ignoredAttrs: []string{"render_templates"},
+	}
+	volumeSchema = &schema{
+		attrs:         []string{"read_only", "source", "type"},
+		ignoredAttrs:  []string{"access_mode", "attachment_mode", "per_alloc", "sticky"},
+		ignoredBlocks: []string{"mount_options"},
+	}
+)
+
+// ParseHCL reads an HCL jobspec: exactly one job block in the subset
+// documented in the package comment. Unknown arguments and blocks are
+// errors; documented Nomad constructs outside the subset are returned as
+// warnings. Every problem is reported in one *Error, sorted by position.
+// The job is canonicalized (structs.Job.Canonicalize).
+func ParseHCL(filename string, src []byte) (*structs.Job, []Warning, error) {
+	src = trimBOM(src)
+	if !utf8.Valid(src) {
+		return nil, nil, invalidUTF8(filename, src)
+	}
+	if diags := checkNesting(filename, src); diags.HasErrors() {
+		return nil, nil, newError(filename, diags)
+	}
+	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, nil, newError(filename, diags)
+	}
+	body := file.Body.(*hclsyntax.Body) // ParseConfig documents this type
+	d := &decoder{filename: filename, src: src}
+	job := d.file(body)
+	if err := newError(filename, d.diags); err != nil {
+		return nil, nil, err
+	}
+	job.Canonicalize()
+	sort.SliceStable(d.warns, func(i, j int) bool { return d.warns[i].Range.Start.Byte < d.warns[j].Range.Start.Byte })
+	return job, d.warns, nil
+}
+
+// invalidUTF8 reports the first byte that is not UTF-8. HCL would accept
+// some in names and strings, and such a job could not be written as JSON.
+func invalidUTF8(filename string, src []byte) error {
+	off := 0
+	for off < len(src) {
+		r, size := utf8.DecodeRune(src[off:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		off += size
+	}
+	return &Error{Filename: filename, Diagnostics: hcl.Diagnostics{{
+		Severity: hcl.DiagError, Summary: summaryInvalidUTF8,
+		Detail: fmt.Sprintf(detailInvalidUTF8, src[off]), Subject: byteRange(filename, src, int64(off)),
+	}}}
+}
+
+func (d *decoder) file(body *hclsyntax.Body) *structs.Job {
+	c := d.content(body, topSchema, "the file outside a job block")
+	jobs := c.blocks["job"]
+	if len(jobs) == 0 {
+		start := hcl.InitialPos
+		d.errorf(hcl.Range{Filename: d.filename, Start: start, End: start}, summaryMissingJob, detailMissingJob)
+		return nil
+	}
+	for _, dup := range jobs[1:] {
+		d.errorf(dup.DefRange(), fmt.Sprintf(summaryDuplicateBlock, "job"),
+			fmt.Sprintf(detailDuplicateJob, jobs[0].DefRange().String()))
+	}
+	return d.job(jobs[0])
+}
+
+func (d *decoder) job(b *hclsyntax.Block) *structs.Job {
+	id, _ := d.label(b)
+	where := fmt.Sprintf("job %q", id)
+	c := d.content(b.Body, jobSchema, where)
+	job := &structs.Job{ID: id, Name: id}
+	if name, set := d.str(c, "name"); set {
+		job.Name = name
+	}
+	job.Namespace, _ = d.str(c, "namespace")
+	job.Type, _ = d.oneOf(c, "type", jobTypes)
+	seen := newNames("group", where)
+	for _, gb := range c.blocks["group"] {
+		tg := d.group(gb)
+		if tg != nil && seen.add(d, tg.Name, gb) {
+			job.TaskGroups = append(job.TaskGroups, tg)
+		}
+	}
+	return job
+}
+
+func (d *decoder) group(b *hclsyntax.Block) *structs.TaskGroup {
+	name, ok := d.label(b)
+	where := fmt.Sprintf("group %q", name)
+	c := d.content(b.Body, groupSchema, where)
+	if !ok {
+		return nil
+	}
+	tg := &structs.TaskGroup{Name: name, Count: 1}
+	if n, set := d.integer(c, "count", true); set {
+		tg.Count = n
+	}
+	if rb := d.single(c, "restart", where); rb != nil {
+		tg.RestartPolicy = d.restart(rb, where)
+	}
+	vols := newNames("volume", where)
+	for _, vb := range c.blocks["volume"] {
+		v := d.volume(vb)
+		if v != nil && vols.add(d, v.Name, vb) {
+			if tg.Volumes == nil {
+				tg.Volumes = map[string]*structs.VolumeRequest{}
+			}
+			tg.Volumes[v.Name] = v
+		}
+	}
+	tasks := newNames("task", where)
+	for _, tb := range c.blocks["task"] {
+		t := d.task(tb, tg, where)
+		if t != nil && tasks.add(d, t.Name, tb) {
+			tg.Tasks = append(tg.Tasks, t)
+		}
+	}
+	return tg
+}
+
+// restart reads a group restart block; absent fields stay nil so that
+// Canonicalize fills the job type's defaults (DATA-3). Values are checked
+// at registration (RestartPolicy.Validate), not here.
+func (d *decoder) restart(b *hclsyntax.Block, group string) *structs.RestartPolicy {
+	c := d.content(b.Body, restartSchema, "the restart block of "+group)
+	p := &structs.RestartPolicy{}
+	if n, set := d.integer(c, "attempts", false); set {
+		p.Attempts = &n
+	}
+	if v, set := d.duration(c, "interval"); set {
+		p.Interval = &v
+	}
+	if v, set := d.duration(c, "delay"); set {
+		p.Delay = &v
+	}
+	if m, set := d.str(c, "mode"); set {
+		p.Mode = &m
+	}
+	return p
+}
+
+func (d *decoder) volume(b *hclsyntax.Block) *structs.VolumeRequest {
+	alias, ok := d.label(b)
+	where := fmt.Sprintf("volume %q", alias)
+	c := d.content(b.Body, volumeSchema, where)
+	if !ok {
+		return nil
+	}
+	v := &structs.VolumeRequest{Name: alias}
+	v.Type, _ = d.oneOf(c, "type", volumeTypes)
+	d.require(c, b, "source", where)
+	v.Source, _ = d.str(c, "source")
+	v.ReadOnly, _ = d.boolean(c, "read_only")
+	return v
+}
