@@ -152,10 +152,17 @@ func (c *Client) Shutdown() {
 				c.logger.Error("persisting alloc runner state on shutdown failed", "alloc_id", e.id, "error", err)
 			}
 		}
-		for _, ar := range slices.Concat(runnersOf(live), retiring) {
+		all := slices.Concat(runnersOf(live), retiring)
+		for _, ar := range all {
 			ar.Shutdown()
 		}
 		c.runs.Wait()
+		// A runner's Shutdown may finish in its own goroutine (the reference
+		// runner persists its alloc there); the client has shut down only
+		// when every runner has (AR-1: Shutdown closes ShutdownCh).
+		for _, ar := range all {
+			<-ar.ShutdownCh()
+		}
 	})
 }
 

@@ -3,12 +3,14 @@ package client
 import (
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/sim/vclock"
 	"github.com/benbjohnson/clock"
 	"github.com/shoenig/test/must"
 )
@@ -222,4 +224,57 @@ func TestRegistryOrder(t *testing.T) {
 	must.True(t, slices.Equal([]interfaces.AllocRunner{y, z}, runnersOf(live)))
 	_, ok = reg.entry("zz")
 	must.False(t, ok)
+}
+
+// slowShutdownRunner finishes its Shutdown one virtual second later, in a
+// timer callback, as the reference runner finishes persisting in its own
+// goroutine.
+type slowShutdownRunner struct {
+	*fakeRunner
+	clk  *vclock.Clock
+	done chan struct{}
+	once sync.Once
+}
+
+func (r *slowShutdownRunner) Shutdown() {
+	r.fakeRunner.Shutdown() // Run returns now; the shutdown finishes later
+	r.once.Do(func() { r.clk.AfterFunc(time.Second, func() { close(r.done) }) })
+}
+
+func (r *slowShutdownRunner) ShutdownCh() <-chan struct{} { return r.done }
+
+// TestShutdownWaitsForRunnerShutdown: the client's Shutdown returns only
+// once every runner's ShutdownCh closed (interfaces.Client: all of the
+// client's work has ended), not when Run returned.
+func TestShutdownWaitsForRunnerShutdown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		r.srv.put(testAlloc("a", 1))
+		var slow *slowShutdownRunner
+		c := r.startWith(func(o *interfaces.ClientOptions) {
+			o.AllocRunnerFactory = func(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
+				ar, err := r.ff.build(cfg)
+				if err != nil {
+					return nil, err
+				}
+				slow = &slowShutdownRunner{fakeRunner: ar.(*fakeRunner), clk: r.clk, done: make(chan struct{})}
+				return slow, nil
+			}
+		})
+		synctest.Wait()
+		must.NotNil(t, slow)
+		returned := make(chan struct{})
+		go func() {
+			c.Shutdown()
+			close(returned)
+		}()
+		synctest.Wait()
+		select {
+		case <-returned:
+			t.Fatal("Shutdown returned before the runner's ShutdownCh closed")
+		default:
+		}
+		r.clk.Add(time.Second)
+		<-returned
+	})
 }
