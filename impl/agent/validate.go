@@ -8,47 +8,15 @@ import (
 	multierror "github.com/hashicorp/go-multierror"
 )
 
-// ValidateJob is the agent's admission of a canonicalized job (API-4):
-// every failure, joined with errors.Join, each joined error one message:
-//
-//  1. per task group, in order, its restart policy's failures (DATA-3,
-//     structs.RestartPolicy.Validate, all of them); then
-//  2. per task of the group with a Schedule, SCHED-1 under profile: ce
-//     reports `task schedules requires Nomad Enterprise` once per job (at
-//     the first scheduled task), ent each failing task's first SCHED-2
-//     error.
-//
-// Nil groups and tasks are skipped; nil means valid. The job's ID is
-// checked before (MsgJobNoID), not here.
+// ValidateJob is the agent's admission of a canonicalized job (API-4): a
+// nil job is MsgJobMissing, else structs.Job.Validate (the rule lives once,
+// in model/structs): every failure joined, one message each. The job's ID
+// is checked before (MsgJobNoID), not here.
 func ValidateJob(job *structs.Job, profile schedule.Profile) error {
 	if job == nil {
 		return errors.New(MsgJobMissing)
 	}
-	var errs []error
-	ceReported := false
-	for _, tg := range job.TaskGroups {
-		if tg == nil {
-			continue
-		}
-		errs = append(errs, leaves(tg.RestartPolicy.Validate())...)
-		for _, t := range tg.Tasks {
-			if t == nil || !t.IsScheduled() {
-				continue
-			}
-			err := schedule.Validate(t.Schedule, profile)
-			if err == nil {
-				continue
-			}
-			if profile == schedule.ProfileCE {
-				if ceReported {
-					continue
-				}
-				ceReported = true
-			}
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return job.Validate(profile)
 }
 
 // leaves flattens joined errors (errors.Join, go-multierror) into the
