@@ -31,4 +31,10 @@
 // Every call on an unknown task ID wraps ErrTaskNotFound. A
 // DriverManager hands drivers out by name (AR-2); Registry is the
 // map-based one. Signal names and numbers follow Linux (signals.go).
+//
+// What the drivers here (mock, rawexec) share beyond the contract: the
+// trace vocabulary their observers see (Event, Op, event.go), the JSON
+// handle envelope (EncodeHandle, DecodeHandle) and, in
+// internal/tasktable, their task registry, exit fan-out to WaitTask
+// callers and event stamping.
 package drivers

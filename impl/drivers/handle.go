@@ -1,11 +1,16 @@
 package drivers
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
 
 // TaskHandle is what a task runner persists after a driver start (SPEC
 // STATE-1 local_state.TaskHandle) and hands back to RecoverTask after a
 // client restart (STATE-4). DriverState is opaque to everyone but the
-// driver that wrote it.
+// driver that wrote it; the drivers here write it as JSON with
+// EncodeHandle and read it back with DecodeHandle.
 type TaskHandle struct {
 	// Version of the handle encoding, for the driver's own migrations.
 	Version int `json:"Version"`
@@ -27,4 +32,30 @@ func (h *TaskHandle) Copy() *TaskHandle {
 		out.DriverState = bytes.Clone(h.DriverState)
 	}
 	return &out
+}
+
+// EncodeHandle returns the handle of driver's task taskID at version,
+// with state encoded as JSON in DriverState.
+func EncodeHandle(driver string, version int, taskID string, state any) (*TaskHandle, error) {
+	data, err := json.Marshal(state)
+	if err != nil {
+		return nil, fmt.Errorf(fmtEncodeState, err)
+	}
+	return &TaskHandle{Version: version, Driver: driver, TaskID: taskID, DriverState: data}, nil
+}
+
+// DecodeHandle checks that h was written by driver at version and decodes
+// its DriverState (JSON) into state, a pointer. Checking what was decoded
+// is the driver's job.
+func DecodeHandle(h *TaskHandle, driver string, version int, state any) error {
+	if h.Driver != driver {
+		return fmt.Errorf(fmtWrongDriver, h.Driver, driver)
+	}
+	if h.Version != version {
+		return fmt.Errorf(fmtBadVersion, h.Version, version)
+	}
+	if err := json.Unmarshal(h.DriverState, state); err != nil {
+		return fmt.Errorf(fmtDecodeState, err)
+	}
+	return nil
 }

@@ -10,4 +10,8 @@ const (
 
 	fmtDispense      = "dispense driver %q: %w"
 	fmtUnknownSignal = "unknown signal %q"
+	fmtEncodeState   = "encode driver state: %w"
+	fmtWrongDriver   = "handle of driver %q, want %q"
+	fmtBadVersion    = "unsupported handle version %d, want %d"
+	fmtDecodeState   = "decode driver state: %w"
 )

@@ -9,35 +9,20 @@ import (
 	"github.com/allocsim/allocsim/impl/drivers"
 )
 
-// defaultStopSignal is the signal of a StopTask without one (DATA-4
-// KillSignal default).
-const defaultStopSignal = "SIGINT"
-
-// WaitTask returns a channel that receives the task's exit result once
-// (at once if it has exited) and is then closed; if ctx ends first, or
-// the driver closes, it is closed without a value. It starts no
-// goroutine: the exit delivers, and ctx's end is hooked with
-// context.AfterFunc, unhooked at the exit.
+// WaitTask returns the task's exit channel (package drivers' contract
+// step 2; tasktable.Exit.Wait): closed without a value if ctx ends first
+// or the driver closes. It starts no goroutine.
 func (d *Driver) WaitTask(ctx context.Context, taskID string) (<-chan *drivers.ExitResult, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	t, err := d.lookup(taskID)
+	t, err := d.tasks.Lookup(taskID)
 	if err != nil {
 		err = fmt.Errorf(fmtWait, taskID, err)
-		d.emit(OpWait, taskID, errDetail("", err))
+		d.trace.Emit(OpWait, taskID, errDetail("", err))
 		return nil, err
 	}
-	d.emit(OpWait, taskID, "ok")
-	ch := make(chan *drivers.ExitResult, 1)
-	if t.exited {
-		ch <- t.result.Copy()
-		close(ch)
-		return ch, nil
-	}
-	w := &waiter{ch: ch}
-	t.waiters = append(t.waiters, w)
-	w.stop = context.AfterFunc(ctx, func() { d.cancelWait(t, w) })
-	return ch, nil
+	d.trace.Emit(OpWait, taskID, "ok")
+	return t.exit.Wait(ctx, &d.mu), nil
 }
 
 // StopTask delivers signal (empty: SIGINT) and force-kills the task at
@@ -47,7 +32,7 @@ func (d *Driver) WaitTask(ctx context.Context, taskID string) (<-chan *drivers.E
 // any signal, its Hang makes the task ignore the signal.
 func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) error {
 	if signal == "" {
-		signal = defaultStopSignal
+		signal = drivers.DefaultStopSignal
 	}
 	var fault StopFault
 	if d.faults != nil {
@@ -56,7 +41,7 @@ func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) e
 	detail := fmt.Sprintf("signal=%s timeout=%s", signal, timeout)
 
 	d.mu.Lock()
-	t, err := d.lookup(taskID)
+	t, err := d.tasks.Lookup(taskID)
 	var canon string
 	var num int
 	if err == nil {
@@ -67,11 +52,11 @@ func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) e
 	}
 	if err != nil {
 		err = fmt.Errorf(fmtStop, taskID, err)
-		d.emit(OpStop, taskID, errDetail(detail, err))
+		d.trace.Emit(OpStop, taskID, errDetail(detail, err))
 		d.mu.Unlock()
 		return err
 	}
-	d.emit(OpStop, taskID, detail)
+	d.trace.Emit(OpStop, taskID, detail)
 	now := d.clock.Now()
 	switch {
 	case num == drivers.SIGKILL:
@@ -83,15 +68,13 @@ func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) e
 	default:
 		d.planExit(t, now.Add(timeout), killed())
 	}
-	done := t.done
+	done := t.exit.Done()
 	d.mu.Unlock()
 
-	select {
-	case <-done:
-		return nil
-	case <-d.closedCh:
-		return fmt.Errorf(fmtStop, taskID, ErrClosed)
+	if err := d.tasks.Await(done); err != nil {
+		return fmt.Errorf(fmtStop, taskID, err)
 	}
+	return nil
 }
 
 // SignalTask delivers signal to a running task (package doc; no force
@@ -101,26 +84,26 @@ func (d *Driver) SignalTask(taskID, signal string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	detail := "signal=" + signal
-	t, err := d.lookup(taskID)
+	t, err := d.tasks.Lookup(taskID)
 	var canon string
 	var num int
 	if err == nil {
 		canon, num, err = drivers.ParseSignal(signal)
 	}
-	if err == nil && t.exited {
+	if err == nil && t.exit.Exited() {
 		err = drivers.ErrTaskExited
 	}
 	if err != nil {
 		err = fmt.Errorf(fmtSignal, taskID, err)
-		d.emit(OpSignal, taskID, errDetail(detail, err))
+		d.trace.Emit(OpSignal, taskID, errDetail(detail, err))
 		return err
 	}
 	if t.spec.SignalError != "" {
 		err := errors.New(t.spec.SignalError)
-		d.emit(OpSignal, taskID, errDetail(detail, err))
+		d.trace.Emit(OpSignal, taskID, errDetail(detail, err))
 		return err
 	}
-	d.emit(OpSignal, taskID, detail)
+	d.trace.Emit(OpSignal, taskID, detail)
 	now := d.clock.Now()
 	switch {
 	case num == drivers.SIGKILL:
@@ -139,19 +122,19 @@ func (d *Driver) DestroyTask(taskID string, force bool) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	detail := fmt.Sprintf("force=%t", force)
-	t, err := d.lookup(taskID)
-	if err == nil && !t.exited && !force {
+	t, err := d.tasks.Lookup(taskID)
+	if err == nil && !t.exit.Exited() && !force {
 		err = drivers.ErrTaskRunning
 	}
 	if err != nil {
 		err = fmt.Errorf(fmtDestroy, taskID, err)
-		d.emit(OpDestroy, taskID, errDetail(detail, err))
+		d.trace.Emit(OpDestroy, taskID, errDetail(detail, err))
 		return err
 	}
-	d.emit(OpDestroy, taskID, detail)
-	if !t.exited {
+	d.trace.Emit(OpDestroy, taskID, detail)
+	if !t.exit.Exited() {
 		d.exit(t, killed())
 	}
-	delete(d.tasks, taskID)
+	d.tasks.Delete(taskID)
 	return nil
 }

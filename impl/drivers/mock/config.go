@@ -84,29 +84,22 @@ func (NoFaults) RecoverTask(*drivers.TaskHandle) error { return nil }
 // StopTask injects nothing.
 func (NoFaults) StopTask(string, time.Duration, string) StopFault { return StopFault{} }
 
-// Op names a traced driver operation.
-type Op string
+// Op names a traced driver operation (drivers.Op).
+type Op = drivers.Op
 
 // Traced operations: one event per driver call, at its completion (Start,
 // Recover, Wait, Signal, Destroy) or at signal delivery (Stop, whose
 // completion is the task's Exit event), plus one Exit event per task exit.
 const (
-	OpStart   Op = "StartTask"
-	OpRecover Op = "RecoverTask"
-	OpWait    Op = "WaitTask"
-	OpStop    Op = "StopTask"
-	OpSignal  Op = "SignalTask"
-	OpDestroy Op = "DestroyTask"
-	OpExit    Op = "Exit"
+	OpStart   = drivers.OpStart
+	OpRecover = drivers.OpRecover
+	OpWait    = drivers.OpWait
+	OpStop    = drivers.OpStop
+	OpSignal  = drivers.OpSignal
+	OpDestroy = drivers.OpDestroy
+	OpExit    = drivers.OpExit
 )
 
-// DriverEvent is one traced driver operation. Its content is a
-// deterministic function of the calls and the clock.
-type DriverEvent struct {
-	Op     Op
-	TaskID string
-	// At is the clock's instant of the event.
-	At time.Time
-	// Detail is a stable key=value description (outcome, error, result).
-	Detail string
-}
+// DriverEvent is one traced driver operation (drivers.Event). Its content
+// is a deterministic function of the calls and the clock.
+type DriverEvent = drivers.Event

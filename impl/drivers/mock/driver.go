@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/impl/drivers/internal/tasktable"
 	"github.com/benbjohnson/clock"
 )
 
@@ -16,17 +17,15 @@ var ErrClosed = errors.New(msgClosed)
 
 // Driver is the mock task driver. Create it with New.
 type Driver struct {
-	clock   clock.Clock
-	name    string
-	faults  Faults
-	onEvent func(DriverEvent)
+	clock  clock.Clock
+	name   string
+	faults Faults
+	trace  tasktable.Tracer
 
-	// closedCh is closed by Close; it unblocks StartTask and StopTask.
-	closedCh chan struct{}
-
-	mu     sync.Mutex
-	closed bool
-	tasks  map[string]*task
+	// mu guards tasks (and every task in it). tasks.Closing unblocks
+	// StartTask and StopTask at Close.
+	mu    sync.Mutex
+	tasks *tasktable.Table[*task]
 }
 
 var _ drivers.Driver = (*Driver)(nil)
@@ -34,12 +33,10 @@ var _ drivers.Driver = (*Driver)(nil)
 // New returns a mock driver.
 func New(cfg Config) *Driver {
 	d := &Driver{
-		clock:    cfg.Clock,
-		name:     cfg.Name,
-		faults:   cfg.Faults,
-		onEvent:  cfg.OnEvent,
-		closedCh: make(chan struct{}),
-		tasks:    map[string]*task{},
+		clock:  cfg.Clock,
+		name:   cfg.Name,
+		faults: cfg.Faults,
+		tasks:  tasktable.New[*task](ErrClosed),
 	}
 	if d.clock == nil {
 		d.clock = clock.New()
@@ -47,6 +44,7 @@ func New(cfg Config) *Driver {
 	if d.name == "" {
 		d.name = DefaultName
 	}
+	d.trace = tasktable.Tracer{Clock: d.clock, OnEvent: cfg.OnEvent}
 	return d
 }
 
@@ -65,34 +63,7 @@ func (d *Driver) Capabilities() *drivers.Capabilities {
 func (d *Driver) Close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
-		return
-	}
-	d.closed = true
-	close(d.closedCh)
-	for _, t := range d.tasks {
-		t.abandon()
-	}
-	d.tasks = nil
-}
-
-// lookup returns a known task, with the lock held.
-func (d *Driver) lookup(taskID string) (*task, error) {
-	if d.closed {
-		return nil, ErrClosed
-	}
-	t, ok := d.tasks[taskID]
-	if !ok {
-		return nil, drivers.ErrTaskNotFound
-	}
-	return t, nil
-}
-
-// emit traces one event, with the lock held.
-func (d *Driver) emit(op Op, taskID, detail string) {
-	if d.onEvent != nil {
-		d.onEvent(DriverEvent{Op: op, TaskID: taskID, At: d.clock.Now(), Detail: detail})
-	}
+	d.tasks.Close()
 }
 
 // block waits dur on the clock (nothing if dur ≤ 0), or until Close.
@@ -102,13 +73,11 @@ func (d *Driver) block(dur time.Duration) error {
 	}
 	fired := make(chan struct{})
 	tm := d.clock.AfterFunc(dur, func() { close(fired) })
-	select {
-	case <-fired:
-		return nil
-	case <-d.closedCh:
+	if err := d.tasks.Await(fired); err != nil {
 		tm.Stop()
-		return ErrClosed
+		return err
 	}
+	return nil
 }
 
 // errDetail is the Detail of a failed call.
@@ -120,18 +89,6 @@ func errDetail(prefix string, err error) string {
 	var re *drivers.RecoverableError
 	if errors.As(err, &re) {
 		detail += fmt.Sprintf(" recoverable=%t", re.Recoverable)
-	}
-	return detail
-}
-
-// exitDetail is the Detail of an Exit event.
-func exitDetail(r *drivers.ExitResult) string {
-	detail := fmt.Sprintf("exit_code=%d signal=%d", r.ExitCode, r.Signal)
-	if r.OOMKilled {
-		detail += " oom_killed=true"
-	}
-	if r.Err != nil {
-		detail += fmt.Sprintf(" err=%q", r.Err.Error())
 	}
 	return detail
 }

@@ -26,10 +26,6 @@ const (
 	fmtStop          = "stop task %q: %w"
 	fmtSignal        = "signal task %q: %w"
 	fmtDestroy       = "destroy task %q: %w"
-	fmtWrongDriver   = "handle of driver %q, want %q"
-	fmtBadVersion    = "unsupported handle version %d, want %d"
-	fmtDecodeState   = "decode driver state: %w"
-	fmtEncodeState   = "encode driver state: %w"
 	fmtStateMismatch = "driver state is for task %q"
 	fmtStateNotRun   = "driver state %q, want %q"
 )

@@ -40,16 +40,16 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
+	if d.tasks.Closed() {
 		return nil, fmt.Errorf(fmtStart, id, ErrClosed)
 	}
 	if startErr != nil {
-		d.emit(OpStart, id, errDetail("", startErr))
+		d.trace.Emit(OpStart, id, errDetail("", startErr))
 		return nil, startErr
 	}
-	if old, ok := d.tasks[id]; ok && !old.exited {
+	if old, ok := d.tasks.Get(id); ok && !old.exit.Exited() {
 		err := fmt.Errorf(fmtStart, id, drivers.ErrTaskExists)
-		d.emit(OpStart, id, errDetail("", err))
+		d.trace.Emit(OpStart, id, errDetail("", err))
 		return nil, err
 	}
 	st := &driverState{
@@ -62,10 +62,10 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 	h, err := encodeHandle(d.name, st)
 	if err != nil {
 		err = fmt.Errorf(fmtStart, id, err)
-		d.emit(OpStart, id, errDetail("", err))
+		d.trace.Emit(OpStart, id, errDetail("", err))
 		return nil, err
 	}
-	d.emit(OpStart, id, "ok")
+	d.trace.Emit(OpStart, id, "ok")
 	d.adopt(st)
 	return h, nil
 }
@@ -95,14 +95,14 @@ func (d *Driver) RecoverTask(h *drivers.TaskHandle) error {
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
+	if d.tasks.Closed() {
 		return fmt.Errorf(fmtRecover, id, ErrClosed)
 	}
-	if _, ok := d.tasks[id]; ok {
-		d.emit(OpRecover, id, "already_tracked")
+	if _, ok := d.tasks.Get(id); ok {
+		d.trace.Emit(OpRecover, id, "already_tracked")
 		return nil
 	}
-	d.emit(OpRecover, id, "ok")
+	d.trace.Emit(OpRecover, id, "ok")
 	d.adopt(st)
 	return nil
 }
@@ -111,7 +111,7 @@ func (d *Driver) RecoverTask(h *drivers.TaskHandle) error {
 // with the lock held.
 func (d *Driver) adopt(st *driverState) {
 	t := newTask(st.Task.ID, st.Spec, time.Unix(0, st.StartedAt))
-	d.tasks[t.id] = t
+	d.tasks.Put(t.id, t)
 	if st.Exit != nil {
 		d.planExit(t, t.startedAt.Add(st.Exit.After), st.Exit.Result.result())
 	}
@@ -121,5 +121,5 @@ func (d *Driver) adopt(st *driverState) {
 func (d *Driver) traceFailure(op Op, taskID string, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.emit(op, taskID, errDetail("", err))
+	d.trace.Emit(op, taskID, errDetail("", err))
 }

@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -59,26 +58,14 @@ func (r exitRecord) result() *drivers.ExitResult {
 
 // encodeHandle builds the handle a task runner persists.
 func encodeHandle(driver string, st *driverState) (*drivers.TaskHandle, error) {
-	data, err := json.Marshal(st)
-	if err != nil {
-		return nil, fmt.Errorf(fmtEncodeState, err)
-	}
-	return &drivers.TaskHandle{
-		Version: handleVersion, Driver: driver, TaskID: st.Task.ID, DriverState: data,
-	}, nil
+	return drivers.EncodeHandle(driver, handleVersion, st.Task.ID, st)
 }
 
 // decodeHandle checks a handle is this driver's and decodes its state.
 func decodeHandle(driver string, h *drivers.TaskHandle) (*driverState, error) {
-	if h.Driver != driver {
-		return nil, fmt.Errorf(fmtWrongDriver, h.Driver, driver)
-	}
-	if h.Version != handleVersion {
-		return nil, fmt.Errorf(fmtBadVersion, h.Version, handleVersion)
-	}
 	var st driverState
-	if err := json.Unmarshal(h.DriverState, &st); err != nil {
-		return nil, fmt.Errorf(fmtDecodeState, err)
+	if err := drivers.DecodeHandle(h, driver, handleVersion, &st); err != nil {
+		return nil, err
 	}
 	if st.Task == nil || st.Task.ID != h.TaskID {
 		id := ""

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/impl/drivers/internal/tasktable"
 	"github.com/benbjohnson/clock"
 )
 
@@ -22,29 +23,19 @@ type task struct {
 	timer      *clock.Timer
 	gen        uint64
 
-	exited bool
-	result *drivers.ExitResult
-	// done is closed when the task exits (StopTask waits on it).
-	done    chan struct{}
-	waiters []*waiter
-}
-
-// waiter is one WaitTask channel still waiting for the exit.
-type waiter struct {
-	ch chan *drivers.ExitResult
-	// stop unregisters the context hook.
-	stop func() bool
+	// exit is how the task ended, and its WaitTask and StopTask callers.
+	exit *tasktable.Exit
 }
 
 func newTask(id string, spec taskSpec, startedAt time.Time) *task {
-	return &task{id: id, spec: spec, startedAt: startedAt, done: make(chan struct{})}
+	return &task{id: id, spec: spec, startedAt: startedAt, exit: tasktable.NewExit()}
 }
 
 // planExit plans the task to exit at `at` with res, unless an exit is
 // already planned at or before `at` (earliest wins; ties keep the older
 // plan). A plan due now runs inline, never through a timer.
 func (d *Driver) planExit(t *task, at time.Time, res *drivers.ExitResult) {
-	if t.exited || (t.planned && !at.Before(t.planAt)) {
+	if t.exit.Exited() || (t.planned && !at.Before(t.planAt)) {
 		return
 	}
 	t.stopTimer()
@@ -62,26 +53,19 @@ func (d *Driver) planExit(t *task, at time.Time, res *drivers.ExitResult) {
 func (d *Driver) fire(t *task, gen uint64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed || t.exited || t.gen != gen {
+	if d.tasks.Closed() || t.exit.Exited() || t.gen != gen {
 		return
 	}
 	t.timer = nil
 	d.exit(t, t.planResult)
 }
 
-// exit ends the task with res: traces it, releases StopTask callers and
-// delivers res to every waiter.
+// exit ends the task with res: traces it, then releases StopTask callers
+// and delivers res to every waiter.
 func (d *Driver) exit(t *task, res *drivers.ExitResult) {
 	t.stopTimer()
-	t.exited, t.result = true, res
-	d.emit(OpExit, t.id, exitDetail(res))
-	close(t.done)
-	for _, w := range t.waiters {
-		w.stop()
-		w.ch <- res.Copy()
-		close(w.ch)
-	}
-	t.waiters = nil
+	d.trace.Emit(OpExit, t.id, tasktable.ExitDetail(res))
+	t.exit.Deliver(res)
 }
 
 // stopTimer stops the pending timer, if any, and invalidates its callback.
@@ -93,28 +77,10 @@ func (t *task) stopTimer() {
 	}
 }
 
-// abandon drops the task without an exit (Driver.Close).
-func (t *task) abandon() {
+// Abandon drops the task without an exit (Driver.Close).
+func (t *task) Abandon() {
 	t.stopTimer()
-	for _, w := range t.waiters {
-		w.stop()
-		close(w.ch)
-	}
-	t.waiters = nil
-}
-
-// cancelWait closes a waiter's channel without a result when its context
-// ends first.
-func (d *Driver) cancelWait(t *task, w *waiter) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for i, e := range t.waiters {
-		if e == w {
-			t.waiters = append(t.waiters[:i], t.waiters[i+1:]...)
-			close(w.ch)
-			return
-		}
-	}
+	t.exit.Abandon()
 }
 
 // killed is the result of a force kill.

@@ -9,24 +9,18 @@ import (
 	"github.com/benbjohnson/clock"
 )
 
-// defaultStopSignal is the signal of a StopTask without one (DATA-4
-// KillSignal default).
-const defaultStopSignal = "SIGINT"
-
-// WaitTask returns a channel that receives the task's exit result once
-// (at once if it has exited) and is then closed; if ctx ends first, or
-// the driver closes, it is closed without a value. It starts no
-// goroutine: the exit delivers, and ctx's end is hooked with
-// context.AfterFunc, unhooked at the exit.
+// WaitTask returns the task's exit channel (package drivers' contract
+// step 2; tasktable.Exit.Wait): closed without a value if ctx ends first
+// or the driver closes. It starts no goroutine.
 func (d *Driver) WaitTask(ctx context.Context, taskID string) (<-chan *drivers.ExitResult, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	t, err := d.lookup(taskID)
+	t, err := d.tasks.Lookup(taskID)
 	if err != nil {
 		return nil, fmt.Errorf(fmtWait, taskID, err)
 	}
-	d.emit(OpWait, taskID, "ok")
-	return d.addWaiter(ctx, t), nil
+	d.trace.Emit(OpWait, taskID, "ok")
+	return t.exit.Wait(ctx, &d.mu), nil
 }
 
 // StopTask sends signal (empty: SIGINT) to the task's whole process
@@ -37,10 +31,10 @@ func (d *Driver) WaitTask(ctx context.Context, taskID string) (<-chan *drivers.E
 // poll.
 func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) error {
 	if signal == "" {
-		signal = defaultStopSignal
+		signal = drivers.DefaultStopSignal
 	}
 	d.mu.Lock()
-	t, err := d.lookup(taskID)
+	t, err := d.tasks.Lookup(taskID)
 	var canon string
 	var num int
 	if err == nil {
@@ -64,22 +58,20 @@ func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) e
 				d.forceKill(t)
 			})
 		}
-		d.emit(OpStop, taskID, fmt.Sprintf("signal=%s timeout=%s", canon, timeout))
+		d.trace.Emit(OpStop, taskID, fmt.Sprintf("signal=%s timeout=%s", canon, timeout))
 		if num != drivers.SIGKILL && timeout <= 0 {
 			d.forceKill(t)
 		}
 	}
-	done := t.done
+	done := t.exit.Done()
 	d.mu.Unlock()
 	if timer != nil {
 		defer timer.Stop()
 	}
-	select {
-	case <-done:
-		return nil
-	case <-d.closedCh:
-		return fmt.Errorf(fmtStop, taskID, ErrClosed)
+	if err := d.tasks.Await(done); err != nil {
+		return fmt.Errorf(fmtStop, taskID, err)
 	}
+	return nil
 }
 
 // SignalTask sends signal to the task's whole process group. A task that
@@ -87,7 +79,7 @@ func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) e
 func (d *Driver) SignalTask(taskID, signal string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	t, err := d.lookup(taskID)
+	t, err := d.tasks.Lookup(taskID)
 	var canon string
 	var num int
 	if err == nil {
@@ -105,7 +97,7 @@ func (d *Driver) SignalTask(taskID, signal string) error {
 	if err != nil {
 		return fmt.Errorf(fmtSignal, taskID, err)
 	}
-	d.emit(OpSignal, taskID, "signal="+canon)
+	d.trace.Emit(OpSignal, taskID, "signal="+canon)
 	return nil
 }
 
@@ -115,7 +107,7 @@ func (d *Driver) SignalTask(taskID, signal string) error {
 func (d *Driver) DestroyTask(taskID string, force bool) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	t, err := d.lookup(taskID)
+	t, err := d.tasks.Lookup(taskID)
 	if err == nil && t.running() && !force {
 		err = drivers.ErrTaskRunning
 	}
@@ -127,19 +119,16 @@ func (d *Driver) DestroyTask(taskID string, force bool) error {
 	}
 	if t.running() {
 		d.mu.Unlock()
-		select {
-		case <-t.done:
-		case <-d.closedCh:
-		}
+		_ = d.tasks.Await(t.exit.Done()) // closed or not, checked below
 		d.mu.Lock()
-		if d.closed {
+		if d.tasks.Closed() {
 			return fmt.Errorf(fmtDestroy, taskID, ErrClosed)
 		}
 	}
-	if d.tasks[taskID] == t {
-		delete(d.tasks, taskID)
+	if cur, ok := d.tasks.Get(taskID); ok && cur == t {
+		d.tasks.Delete(taskID)
 	}
-	d.emit(OpDestroy, taskID, fmt.Sprintf("force=%t", force))
+	d.trace.Emit(OpDestroy, taskID, fmt.Sprintf("force=%t", force))
 	return nil
 }
 
@@ -164,9 +153,9 @@ func (d *Driver) signal(t *task, canon string, num int) error {
 // forceKill SIGKILLs a task's process group unless it has exited, with
 // the lock held.
 func (d *Driver) forceKill(t *task) {
-	if d.closed || !t.running() {
+	if d.tasks.Closed() || !t.running() {
 		return
 	}
 	_ = d.signal(t, "SIGKILL", drivers.SIGKILL) // best effort: nothing else to do
-	d.emit(OpForceKill, t.id, fmt.Sprintf("pgid=%d", t.state.PGID))
+	d.trace.Emit(OpForceKill, t.id, fmt.Sprintf("pgid=%d", t.state.PGID))
 }

@@ -3,6 +3,7 @@ package rawexec
 import (
 	"time"
 
+	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/benbjohnson/clock"
 )
 
@@ -39,30 +40,23 @@ type Config struct {
 	OnEvent func(Event)
 }
 
-// Op names a traced driver operation.
-type Op string
+// Op names a traced driver operation (drivers.Op).
+type Op = drivers.Op
 
 // Traced operations: StartTask, RecoverTask, WaitTask, SignalTask and
 // DestroyTask when they succeed; StopTask when it signals a running task
 // (its completion is the task's Exit event); one ForceKill per force kill
 // and one Exit per task exit. Failed calls are not traced.
 const (
-	OpStart     Op = "StartTask"
-	OpRecover   Op = "RecoverTask"
-	OpWait      Op = "WaitTask"
-	OpStop      Op = "StopTask"
+	OpStart        = drivers.OpStart
+	OpRecover      = drivers.OpRecover
+	OpWait         = drivers.OpWait
+	OpStop         = drivers.OpStop
 	OpForceKill Op = "ForceKill"
-	OpSignal    Op = "SignalTask"
-	OpDestroy   Op = "DestroyTask"
-	OpExit      Op = "Exit"
+	OpSignal       = drivers.OpSignal
+	OpDestroy      = drivers.OpDestroy
+	OpExit         = drivers.OpExit
 )
 
-// Event is one traced driver operation.
-type Event struct {
-	Op     Op
-	TaskID string
-	// At is the clock's instant of the event.
-	At time.Time
-	// Detail is a key=value description (pid, signal, exit result).
-	Detail string
-}
+// Event is one traced driver operation (drivers.Event).
+type Event = drivers.Event

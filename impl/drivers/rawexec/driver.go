@@ -2,11 +2,11 @@ package rawexec
 
 import (
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/impl/drivers/internal/tasktable"
 	"github.com/benbjohnson/clock"
 )
 
@@ -29,15 +29,12 @@ type Driver struct {
 	clock        clock.Clock
 	path         string
 	pollInterval time.Duration
-	onEvent      func(Event)
+	trace        tasktable.Tracer
 
-	// closedCh is closed by Close; it releases waiting StopTask and
-	// DestroyTask calls.
-	closedCh chan struct{}
-
-	mu     sync.Mutex
-	closed bool
-	tasks  map[string]*task
+	// mu guards tasks (and every task in it). tasks.Closing releases
+	// waiting StopTask and DestroyTask calls at Close.
+	mu    sync.Mutex
+	tasks *tasktable.Table[*task]
 }
 
 var _ drivers.Driver = (*Driver)(nil)
@@ -48,9 +45,7 @@ func New(cfg Config) *Driver {
 		clock:        cfg.Clock,
 		path:         cfg.Path,
 		pollInterval: cfg.PollInterval,
-		onEvent:      cfg.OnEvent,
-		closedCh:     make(chan struct{}),
-		tasks:        map[string]*task{},
+		tasks:        tasktable.New[*task](ErrClosed),
 	}
 	if d.clock == nil {
 		d.clock = clock.New()
@@ -61,6 +56,7 @@ func New(cfg Config) *Driver {
 	if d.pollInterval <= 0 {
 		d.pollInterval = DefaultPollInterval
 	}
+	d.trace = tasktable.Tracer{Clock: d.clock, OnEvent: cfg.OnEvent}
 	return d
 }
 
@@ -83,41 +79,5 @@ func (d *Driver) Capabilities() *drivers.Capabilities {
 func (d *Driver) Close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
-		return
-	}
-	d.closed = true
-	close(d.closedCh)
-	for _, t := range d.tasks {
-		t.abandon()
-	}
-	d.tasks = nil
-}
-
-// lookup returns a known task, with the lock held.
-func (d *Driver) lookup(taskID string) (*task, error) {
-	if d.closed {
-		return nil, ErrClosed
-	}
-	t, ok := d.tasks[taskID]
-	if !ok {
-		return nil, drivers.ErrTaskNotFound
-	}
-	return t, nil
-}
-
-// emit traces one event, with the lock held.
-func (d *Driver) emit(op Op, taskID, detail string) {
-	if d.onEvent != nil {
-		d.onEvent(Event{Op: op, TaskID: taskID, At: d.clock.Now(), Detail: detail})
-	}
-}
-
-// exitDetail is the Detail of an Exit event.
-func exitDetail(r *drivers.ExitResult) string {
-	detail := fmt.Sprintf("exit_code=%d signal=%d", r.ExitCode, r.Signal)
-	if r.Err != nil {
-		detail += fmt.Sprintf(" err=%q", r.Err.Error())
-	}
-	return detail
+	d.tasks.Close()
 }

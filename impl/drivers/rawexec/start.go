@@ -31,10 +31,10 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
+	if d.tasks.Closed() {
 		return nil, fmt.Errorf(fmtStart, id, ErrClosed)
 	}
-	if old, ok := d.tasks[id]; ok && old.running() {
+	if old, ok := d.tasks.Get(id); ok && old.running() {
 		return nil, fmt.Errorf(fmtStart, id, drivers.ErrTaskExists)
 	}
 	cmd, files, err := buildCmd(cfg, spec, d.path)
@@ -55,7 +55,7 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 		PID: pid, PGID: pid, StartedAt: d.clock.Now().UnixNano(), Command: cmd.Path, ProcStart: procStart,
 	}
 	t := newTask(id, st, cmd)
-	d.tasks[id] = t
+	d.tasks.Put(id, t)
 	go d.reap(t)
 	h, err := encodeHandle(id, &st)
 	if err != nil {
@@ -63,7 +63,7 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 		_ = signalGroup(st.PGID, drivers.SIGKILL)
 		return nil, fmt.Errorf(fmtStart, id, err)
 	}
-	d.emit(OpStart, id, fmt.Sprintf("pid=%d command=%s", pid, cmd.Path))
+	d.trace.Emit(OpStart, id, fmt.Sprintf("pid=%d command=%s", pid, cmd.Path))
 	return h, nil
 }
 
@@ -91,20 +91,20 @@ func (d *Driver) RecoverTask(h *drivers.TaskHandle) error {
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
+	if d.tasks.Closed() {
 		return fmt.Errorf(fmtRecover, id, ErrClosed)
 	}
-	if t, ok := d.tasks[id]; ok && t.running() {
-		d.emit(OpRecover, id, "already_tracked")
+	if t, ok := d.tasks.Get(id); ok && t.running() {
+		d.trace.Emit(OpRecover, id, "already_tracked")
 		return nil
 	}
 	if err := checkRecoverable(st); err != nil {
 		return fmt.Errorf(fmtRecover, id, err)
 	}
 	t := newTask(id, *st, nil)
-	d.tasks[id] = t
+	d.tasks.Put(id, t)
 	d.schedulePoll(t)
-	d.emit(OpRecover, id, fmt.Sprintf("pid=%d", st.PID))
+	d.trace.Emit(OpRecover, id, fmt.Sprintf("pid=%d", st.PID))
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package rawexec
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/allocsim/allocsim/impl/drivers"
@@ -29,24 +28,14 @@ type driverState struct {
 
 // encodeHandle builds the handle a task runner persists.
 func encodeHandle(taskID string, st *driverState) (*drivers.TaskHandle, error) {
-	data, err := json.Marshal(st)
-	if err != nil {
-		return nil, fmt.Errorf(fmtEncodeState, err)
-	}
-	return &drivers.TaskHandle{Version: handleVersion, Driver: Name, TaskID: taskID, DriverState: data}, nil
+	return drivers.EncodeHandle(Name, handleVersion, taskID, st)
 }
 
 // decodeHandle checks a handle is this driver's and decodes its state.
 func decodeHandle(h *drivers.TaskHandle) (*driverState, error) {
-	if h.Driver != Name {
-		return nil, fmt.Errorf(fmtWrongDriver, h.Driver, Name)
-	}
-	if h.Version != handleVersion {
-		return nil, fmt.Errorf(fmtBadVersion, h.Version, handleVersion)
-	}
 	var st driverState
-	if err := json.Unmarshal(h.DriverState, &st); err != nil {
-		return nil, fmt.Errorf(fmtDecodeState, err)
+	if err := drivers.DecodeHandle(h, Name, handleVersion, &st); err != nil {
+		return nil, err
 	}
 	if st.PID <= 0 || st.PGID <= 0 {
 		return nil, fmt.Errorf(fmtBadPID, st.PID, st.PGID)

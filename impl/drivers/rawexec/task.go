@@ -1,10 +1,10 @@
 package rawexec
 
 import (
-	"context"
 	"os/exec"
 
 	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/impl/drivers/internal/tasktable"
 	"github.com/benbjohnson/clock"
 )
 
@@ -17,49 +17,31 @@ type task struct {
 	// process is not this one's child and is polled instead.
 	cmd *exec.Cmd
 
-	exited bool
-	result *drivers.ExitResult
-	// done is closed when the task exits (StopTask and DestroyTask wait
-	// on it).
-	done    chan struct{}
-	waiters []*waiter
-	// abandoned: the driver closed; nothing about the task is reported
-	// any more.
-	abandoned bool
+	// exit is how the task ended, and its WaitTask, StopTask and
+	// DestroyTask callers. Abandoned: the driver closed; nothing about
+	// the task is reported any more.
+	exit *tasktable.Exit
 	// poll is a recovered task's pending exit check.
 	poll *clock.Timer
 }
 
-// waiter is one WaitTask channel still waiting for the exit.
-type waiter struct {
-	ch chan *drivers.ExitResult
-	// stop unregisters the context hook.
-	stop func() bool
-}
-
 func newTask(id string, st driverState, cmd *exec.Cmd) *task {
-	return &task{id: id, state: st, cmd: cmd, done: make(chan struct{})}
+	return &task{id: id, state: st, cmd: cmd, exit: tasktable.NewExit()}
 }
 
 // running reports whether the task has neither exited nor been abandoned.
-func (t *task) running() bool { return !t.exited && !t.abandoned }
+func (t *task) running() bool { return t.exit.Pending() }
 
-// exit ends the task with res, with the lock held: traces it, releases
-// StopTask and DestroyTask callers and delivers res to every waiter.
+// exit ends the task with res, with the lock held: traces it, then
+// releases StopTask and DestroyTask callers and delivers res to every
+// waiter.
 func (d *Driver) exit(t *task, res *drivers.ExitResult) {
 	if !t.running() {
 		return
 	}
 	t.stopPoll()
-	t.exited, t.result = true, res
-	d.emit(OpExit, t.id, exitDetail(res))
-	close(t.done)
-	for _, w := range t.waiters {
-		w.stop()
-		w.ch <- res.Copy()
-		close(w.ch)
-	}
-	t.waiters = nil
+	d.trace.Emit(OpExit, t.id, tasktable.ExitDetail(res))
+	t.exit.Deliver(res)
 }
 
 // reap is a started task's goroutine: it waits for the process to exit,
@@ -79,7 +61,7 @@ func (d *Driver) reap(t *task) {
 	// group id, cannot be reused while the group is signalled.
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !t.abandoned {
+	if !t.exit.Abandoned() {
 		_ = signalGroup(t.state.PGID, drivers.SIGKILL) // ESRCH: nothing left
 	}
 	werr := t.cmd.Wait()
@@ -98,7 +80,7 @@ func (d *Driver) schedulePoll(t *task) {
 func (d *Driver) pollExit(t *task) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed || !t.running() {
+	if d.tasks.Closed() || !t.running() {
 		return
 	}
 	t.poll = nil
@@ -118,43 +100,8 @@ func (t *task) stopPoll() {
 	}
 }
 
-// abandon lets go of the task without an exit (Driver.Close).
-func (t *task) abandon() {
+// Abandon lets go of the task without an exit (Driver.Close).
+func (t *task) Abandon() {
 	t.stopPoll()
-	t.abandoned = true
-	for _, w := range t.waiters {
-		w.stop()
-		close(w.ch)
-	}
-	t.waiters = nil
-}
-
-// addWaiter registers a WaitTask channel, with the lock held: the result
-// at once if the task has exited, else at the exit or closed without a
-// value when ctx ends first.
-func (d *Driver) addWaiter(ctx context.Context, t *task) <-chan *drivers.ExitResult {
-	ch := make(chan *drivers.ExitResult, 1)
-	if t.exited {
-		ch <- t.result.Copy()
-		close(ch)
-		return ch
-	}
-	w := &waiter{ch: ch}
-	t.waiters = append(t.waiters, w)
-	w.stop = context.AfterFunc(ctx, func() { d.cancelWait(t, w) })
-	return ch
-}
-
-// cancelWait closes a waiter's channel without a result when its context
-// ends first.
-func (d *Driver) cancelWait(t *task, w *waiter) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for i, e := range t.waiters {
-		if e == w {
-			t.waiters = append(t.waiters[:i], t.waiters[i+1:]...)
-			close(w.ch)
-			return
-		}
-	}
+	t.exit.Abandon()
 }
