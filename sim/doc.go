@@ -1,4 +1,103 @@
-// Package sim is the deterministic simulator: one event queue on a virtual
-// clock, a fault-injecting world, a simulated server, crashes and restores,
-// and traces (DESIGN.md, Determinism).
+// Package sim is the deterministic simulator (DESIGN.md "Determinism",
+// "Runs, traces, properties"; SPEC §11 DET-1..DET-4): it runs a client
+// under test, built from an interfaces.Factory, against a virtual clock,
+// a simulated server and network, a simulated CSI plugin, a mock driver
+// and a state DB that outlives crashes, injects the faults of the
+// scenario's plan, and records a byte-stable trace.
+//
+// # Using a World
+//
+// A World lives inside a testing/synctest bubble, which the caller's test
+// opens; everything else happens inside it:
+//
+//	func TestX(t *testing.T) {
+//		synctest.Test(t, func(t *testing.T) {
+//			w, err := sim.New(sim.Config{Scenario: sc, Factory: f})
+//			...
+//			err = w.Start()               // client incarnation 1
+//			ok := w.RunUntil(pred, time.Minute)
+//			w.Advance(10 * time.Second)
+//			_ = w.Crash(); _ = w.Restart()
+//			err = w.Close()               // violations, joined
+//			_ = w.Trace().WriteFile(path)
+//		})
+//	}
+//
+// sim.Run(cfg) does New, Start, Run (to the scenario's end) and Close.
+// Factory.NewClient is required: the simulator has no default client.
+//
+// # How time advances (one event queue, one barrier per instant)
+//
+// The clock is a sim/vclock Clock on a benbjohnson/clock Mock, set to the
+// scenario's start. Everything that takes time is a timer on it: driver
+// starts and task exits (mock driver), CSI mount latency, RPC latency,
+// the server's 50 ms commit window and blocking-query timeout, the
+// client's own tickers and timers. The world advances one instant at a
+// time:
+//
+//  1. settle: synctest.Wait until every goroutine of the bubble is
+//     durably blocked; then release the held injected calls one at a
+//     time (see below), waiting again after each;
+//  2. observe: read the runners' newest states, write the records of the
+//     instant in their deterministic order (sim/trace);
+//  3. move the Mock to the earlier of the next due timer (read from the
+//     Mock's queue, mockqueue.go) and the next world event, firing every
+//     timer due then (the Mock settles after each timer); settle, observe;
+//  4. run the world events due then (scenario jobs, API calls, timed
+//     faults), after the timers of the same instant, each in a goroutine
+//     of its own that the world waits for (advancing the clock while it
+//     needs it, e.g. a crash's shutdown), settling after each;
+//  5. apply a pending clock jump; repeat.
+//
+// Held calls: driver calls and CSI calls of the client under test are held
+// at the world's gate and released one at a time, in an order drawn from
+// the seed's "schedule" stream among the held calls sorted by key (Hold,
+// DefaultHold). Same-instant races between a runner's goroutines at these
+// points therefore resolve the same way on every run of a seed. State DB
+// writes are not held by default (HoldStateDB): a runner that holds a
+// sync.Mutex across a write would make the world unable to settle
+// (a goroutine waiting for a mutex is not durably blocked).
+//
+// GOMAXPROCS is not pinned: a test binary cannot pin it per run, and
+// synctest makes it unnecessary for ordering (the barriers above do not
+// depend on parallelism; the replay test runs under both -race and not).
+//
+// # Randomness
+//
+// One seed drives everything: every component draws from its own PCG
+// stream derived by name (sim/seeds: "server", "client/<n>", "schedule",
+// "node", "scenario"), and per-call fault decisions are keyed by what the
+// call is about and its ordinal (seeds.Decision), so the order in which
+// goroutines call does not change them.
+//
+// # Faults, crashes and clock jumps
+//
+// The scenario's plan (sim/faults) is swarm-drawn from the seed. Per-call
+// faults act through the mock driver's Faults hook, the state DB's
+// FaultHook, the transport and the CSI plugin. Timed faults are world
+// events: a partition cuts the network for a period (sim/transport); a
+// crash (Crash) cuts the client off at once (DB handle closed and the
+// storage reopened, connection closed, driver instance closed: nothing it
+// does afterwards reaches the world or the trace), shuts it down, and
+// checks that all of its goroutines ended (pprof labels, leak.go), and a
+// restart (Restart) starts a new incarnation on the same storage, which
+// restores (STATE-3) and recovers tasks through a fresh driver instance
+// (STATE-4); a clock jump suspends the host: time moves forward at once
+// and every overdue timer fires once on resuming, in deadline order.
+//
+// # Observation and the trace
+//
+// Runners are observed through a StateUpdater wrapper when the factory
+// gives an AllocRunnerFactory, else through AllocRunner.Listener; the
+// world traces, per settled instant, each alloc's client status change,
+// each task's state change and each new task event. The driver's OnEvent,
+// the transport, the CSI plugin, the state DB's fault hook and the server
+// trace their own records; hook telemetry is read from the InmemSink at
+// Close. Close seals the trace before tearing the client down.
+//
+// # Failures
+//
+// Failure prints a failed run in labelled sections (seed, scenario, fault
+// plan, violation, last trace lines) ending with the replay command;
+// TestReplay takes -seed=<n> to replay one seed.
 package sim

@@ -1,0 +1,69 @@
+package sim
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"sync"
+)
+
+// gate holds the injected calls of the client under test (driver calls,
+// CSI calls, state DB writes) until the world releases them, one at a
+// time, each after everything else has settled (DESIGN.md "Steps": each
+// event releases exactly one thing). Which held call goes first is the
+// world's choice, drawn from the run's "schedule" stream among the calls
+// sorted by key, so same-instant races between a runner's goroutines at
+// these points resolve the same way on every run of a seed.
+//
+// A runner must not hold a mutex across an injected call that another
+// goroutine then waits for: a goroutine blocked on a mutex is not durably
+// blocked, so the world could never settle (the same rule as for calls
+// that block on the clock).
+type gate struct {
+	rng *rand.Rand
+
+	mu      sync.Mutex
+	seq     uint64
+	waiting []*heldCall
+}
+
+type heldCall struct {
+	key     string
+	seq     uint64
+	release chan struct{}
+}
+
+func newGate(rng *rand.Rand) *gate { return &gate{rng: rng} }
+
+// hold blocks the calling goroutine until the world releases the call.
+func (g *gate) hold(key string) {
+	c := &heldCall{key: key, release: make(chan struct{})}
+	g.mu.Lock()
+	g.seq++
+	c.seq = g.seq
+	g.waiting = append(g.waiting, c)
+	g.mu.Unlock()
+	<-c.release
+}
+
+// releaseOne releases one held call, if any, and reports whether it did.
+// Call it only when everything has settled: the set of held calls is then
+// a deterministic function of the run.
+func (g *gate) releaseOne() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.waiting) == 0 {
+		return false
+	}
+	slices.SortFunc(g.waiting, func(a, b *heldCall) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.seq, b.seq))
+	})
+	i := 0
+	if len(g.waiting) > 1 {
+		i = g.rng.IntN(len(g.waiting))
+	}
+	c := g.waiting[i]
+	g.waiting = slices.Delete(g.waiting, i, i+1)
+	close(c.release)
+	return true
+}

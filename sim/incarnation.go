@@ -1,0 +1,216 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/allocsim/allocsim/impl/allocdir"
+	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/impl/drivers/mock"
+	"github.com/allocsim/allocsim/impl/hookstats"
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/sim/seeds"
+	"github.com/allocsim/allocsim/sim/trace"
+	"github.com/allocsim/allocsim/sim/transport"
+)
+
+var (
+	errClosed         = errors.New("sim: world closed")
+	errNotRunning     = errors.New("sim: no client is running")
+	errAlreadyRunning = errors.New("sim: a client is already running")
+)
+
+// incarnation is one run of the client process: from Start to a crash or
+// the end of the run. The state DB's storage, the alloc dirs and the CSI
+// plugin outlive it; its driver instance, connection and DB handle do not.
+type incarnation struct {
+	n      int
+	label  string
+	client interfaces.Client
+	conn   *transport.Conn
+	driver *mock.Driver
+	db     state.StateDB
+	// alive is false from the crash (or the end) on: pushes are no longer
+	// traced.
+	alive atomic.Bool
+	// down is true once Shutdown returned: any activity after that is a
+	// leak.
+	down atomic.Bool
+
+	mu        sync.Mutex
+	listeners map[string]interfaces.AllocListener
+
+	// Listener bookkeeping, used only by the world's loop (listen).
+	listenIDs   []string
+	listenIndex uint64
+	pending     map[string]bool
+}
+
+// startIncarnation starts the next client incarnation: a fresh mock
+// driver on the same clock (it recovers persisted handles, STATE-4), a new
+// connection, the current DB handle, a rand stream of its own.
+func (w *World) startIncarnation() error {
+	w.mu.Lock()
+	switch {
+	case w.closed:
+		w.mu.Unlock()
+		return errClosed
+	case w.inc != nil:
+		w.mu.Unlock()
+		return errAlreadyRunning
+	}
+	w.incN++
+	inc := &incarnation{n: w.incN, label: fmt.Sprintf("%s/%d", w.id, w.incN), db: w.db,
+		listeners: map[string]interfaces.AllocListener{}}
+	inc.alive.Store(true)
+	// It is the current incarnation from now on: its restore writes are
+	// traced and held like any others.
+	w.inc = inc
+	w.mu.Unlock()
+
+	inc.driver = mock.New(mock.Config{Clock: w.clk, Faults: w.inj.Driver(), OnEvent: func(ev mock.DriverEvent) {
+		if inc.live() {
+			w.onDriverEvent(ev)
+		}
+	}})
+	inc.conn = w.net.Dial(w.node.NodeID)
+	m, err := hookstats.NewMetrics(metricsPort{inc: inc, sink: w.sink})
+	if err != nil {
+		return fmt.Errorf("sim: %w", err)
+	}
+	opts := &interfaces.ClientOptions{
+		Node:               w.node,
+		Logger:             w.logger,
+		Clock:              w.clk,
+		Rand:               seeds.Stream(w.sc.Seed, fmt.Sprintf("client/%d", inc.n)),
+		StateDB:            inc.db,
+		DriverManager:      drivers.NewRegistry(driverPort{w: w, inc: inc, d: inc.driver}),
+		CSIManager:         csiPort{w: w, inc: inc},
+		AllocDirFactory:    allocdir.MemFactory(w.fsys, allocdir.Config{Clock: w.clk}),
+		Metrics:            m,
+		RPCClient:          inc.conn,
+		AllocRunnerFactory: w.runnerFactory(inc),
+	}
+	withIncarnation(inc.label, func() {
+		inc.client, err = w.cfg.Factory.NewClient(opts)
+		if err == nil {
+			err = inc.client.Start()
+		}
+	})
+	w.emit(trace.KindWorld, "client_start", map[string]any{"incarnation": inc.n, "error": errString(err)})
+	if err != nil {
+		w.mu.Lock()
+		w.inc = nil
+		w.mu.Unlock()
+		inc.alive.Store(false)
+		inc.conn.Close()
+		inc.driver.Close()
+		if inc.client != nil {
+			w.shutdown(inc)
+		}
+		return fmt.Errorf("sim: start client incarnation %d: %w", inc.n, err)
+	}
+	w.srv.Connect(w.node.NodeID, w.net.Forwarder(inc.conn, inc.client))
+	return nil
+}
+
+// Crash crashes the running client. A process death cuts every external
+// effect at once, so first: it persists nothing more (its DB handle is
+// closed; the storage is reopened for the next incarnation), reaches
+// nobody (its connection is closed, ending its blocking queries; the
+// server loses its path to the node) and drives nothing (its driver
+// instance is closed: blocked driver calls fail, the tasks are abandoned,
+// still running, to be recovered by the next incarnation's driver). Then
+// the client is shut down so its goroutines wind down; every one of them
+// must have ended once Shutdown returns (checked at the next settled
+// instant).
+func (w *World) Crash() error {
+	w.mu.Lock()
+	inc := w.inc
+	if inc == nil {
+		w.mu.Unlock()
+		return errNotRunning
+	}
+	w.inc = nil
+	inc.alive.Store(false)
+	w.mu.Unlock()
+	w.emit(trace.KindWorld, "client_crash", map[string]any{"incarnation": inc.n})
+	w.srv.Connect(w.node.NodeID, nil)
+	if err := w.reopenDB(inc); err != nil {
+		return err
+	}
+	inc.conn.Close()
+	inc.driver.Close()
+	w.shutdown(inc)
+	return nil
+}
+
+// Restart starts a new client incarnation after a crash; it restores from
+// the state DB (STATE-3).
+func (w *World) Restart() error { return w.startIncarnation() }
+
+// reopenDB closes the incarnation's DB handle and opens the storage again
+// for the next one.
+func (w *World) reopenDB(inc *incarnation) error {
+	r, ok := inc.db.(state.Reopener)
+	if !ok {
+		return fmt.Errorf("sim: state DB %s cannot be reopened", inc.db.Name())
+	}
+	db, err := r.Reopen()
+	if err != nil {
+		return fmt.Errorf("sim: crash: %w", err)
+	}
+	w.mu.Lock()
+	w.db = db
+	w.mu.Unlock()
+	return nil
+}
+
+// shutdown shuts the incarnation's client down, closes its driver
+// instance (if still open) and queues the leak check.
+func (w *World) shutdown(inc *incarnation) {
+	inc.client.Shutdown()
+	inc.down.Store(true)
+	inc.driver.Close()
+	inc.mu.Lock()
+	for _, l := range inc.listeners {
+		l.Close()
+	}
+	inc.listeners = map[string]interfaces.AllocListener{}
+	inc.mu.Unlock()
+	w.mu.Lock()
+	w.retired = append(w.retired, inc)
+	w.mu.Unlock()
+}
+
+// checkRetired counts what is left of shut-down incarnations; with every
+// other goroutine settled, none of theirs may remain.
+func (w *World) checkRetired() {
+	w.mu.Lock()
+	retired := w.retired
+	w.retired = nil
+	w.mu.Unlock()
+	for _, inc := range retired {
+		if n := liveGoroutines(inc.label); n != 0 {
+			w.violation("client incarnation %d left %d goroutines after Shutdown returned", inc.n, n)
+		}
+	}
+}
+
+// onDriverEvent traces a mock driver event (called with the driver's
+// lock held: it only records).
+func (w *World) onDriverEvent(ev mock.DriverEvent) {
+	alloc, task, _ := strings.Cut(ev.TaskID, "/")
+	w.rec.Emit(trace.Record{At: ev.At, Kind: trace.KindDriver, Alloc: alloc, Task: task, Op: string(ev.Op), Msg: ev.Detail})
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,122 @@
+package sim
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/benbjohnson/clock"
+)
+
+// mockQueue reads and adjusts the timer queue of a *clock.Mock
+// (github.com/benbjohnson/clock v1.3.5, archived, pinned in go.mod). The
+// Mock does not export its queue, and the world needs two things it cannot
+// get otherwise:
+//
+//  1. the instant of the next due timer, so that it advances one instant
+//     at a time and observes the settled world after each (the barrier of
+//     DESIGN.md "Determinism");
+//  2. a suspend/resume clock jump: time moves forward at once and every
+//     overdue timer fires once on resuming, as timers of a suspended host
+//     do (the Mock's own Add fires each at its own deadline).
+//
+// It reads the unexported fields mu (sync.Mutex) and timers (a slice of
+// values with a Next() time.Time method, each a pointer to a struct with a
+// next time.Time field) by reflection. newMockQueue checks that shape, so
+// a library change fails loudly at World construction, not silently.
+type mockQueue struct {
+	mu     *sync.Mutex
+	now    reflect.Value // time.Time
+	timers reflect.Value // clockTimers
+}
+
+var errMockShape = errors.New("clock.Mock internals are not those of github.com/benbjohnson/clock v1.3.5")
+
+// nexter is the method every queued Mock timer has.
+type nexter interface{ Next() time.Time }
+
+// accessible returns an addressable, settable view of an unexported field.
+func accessible(v reflect.Value) reflect.Value {
+	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+}
+
+func newMockQueue(m *clock.Mock) (*mockQueue, error) {
+	v := reflect.ValueOf(m).Elem()
+	mu, now, timers := v.FieldByName("mu"), v.FieldByName("now"), v.FieldByName("timers")
+	if !mu.IsValid() || mu.Type() != reflect.TypeFor[sync.Mutex]() ||
+		!now.IsValid() || now.Type() != reflect.TypeFor[time.Time]() ||
+		!timers.IsValid() || timers.Kind() != reflect.Slice ||
+		!timers.Type().Elem().Implements(reflect.TypeFor[nexter]()) {
+		return nil, errMockShape
+	}
+	return &mockQueue{
+		mu:     (*sync.Mutex)(unsafe.Pointer(mu.UnsafeAddr())),
+		now:    accessible(now),
+		timers: accessible(timers),
+	}, nil
+}
+
+// next returns the earliest deadline in the queue, false if it is empty.
+// Call it only when every other goroutine is blocked (after
+// synctest.Wait): the Mock's lock is taken all the same.
+func (q *mockQueue) next() (time.Time, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var min time.Time
+	found := false
+	for i := 0; i < q.timers.Len(); i++ {
+		n := q.timers.Index(i).Interface().(nexter).Next()
+		if !found || n.Before(min) {
+			min, found = n, true
+		}
+	}
+	return min, found
+}
+
+// len is the number of queued timers and tickers.
+func (q *mockQueue) len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.timers.Len()
+}
+
+// suspend moves the Mock's time forward by d without firing anything and
+// makes every timer that fell due meanwhile due at the new instant, in
+// the order of their original deadlines, one nanosecond apart (the Mock
+// orders equal deadlines by its unstable sort, which would make that
+// order depend on the order the timers were armed). The next Add fires
+// each once; tickers skip the ticks they missed. Call it only between
+// steps, after synctest.Wait.
+func (q *mockQueue) suspend(d time.Duration) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	resume := q.now.Interface().(time.Time).Add(d)
+	type overdue struct {
+		next reflect.Value
+		at   time.Time
+	}
+	var late []overdue
+	for i := 0; i < q.timers.Len(); i++ {
+		ptr := q.timers.Index(i).Elem() // *internalTimer or *internalTicker
+		if ptr.Kind() != reflect.Pointer || ptr.Elem().Kind() != reflect.Struct {
+			return errMockShape
+		}
+		next := ptr.Elem().FieldByName("next")
+		if !next.IsValid() || next.Type() != reflect.TypeFor[time.Time]() {
+			return errMockShape
+		}
+		next = accessible(next)
+		if at := next.Interface().(time.Time); at.Before(resume) {
+			late = append(late, overdue{next, at})
+		}
+	}
+	slices.SortStableFunc(late, func(a, b overdue) int { return a.at.Compare(b.at) })
+	for i, o := range late {
+		o.next.Set(reflect.ValueOf(resume.Add(time.Duration(i))))
+	}
+	q.now.Set(reflect.ValueOf(resume))
+	return nil
+}

@@ -1,0 +1,277 @@
+package sim
+
+import (
+	"slices"
+	"time"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/sim/trace"
+)
+
+// observedAlloc is what the world knows of one alloc's client state: the
+// latest state a runner pushed (or its listener delivered) and the state
+// last written to the trace.
+type observedAlloc struct {
+	latest *structs.Allocation
+	dirty  bool
+	traced *structs.Allocation
+}
+
+// updaterTap wraps the StateUpdater a runner is given, so the world sees
+// every alloc the runner computes (SYNC-1) before the client buffers it.
+type updaterTap struct {
+	w    *World
+	inc  *incarnation
+	next interfaces.StateUpdater
+}
+
+var _ interfaces.StateUpdater = updaterTap{}
+
+func (u updaterTap) AllocStateUpdated(a *structs.Allocation) {
+	u.w.observe(u.inc, a)
+	u.next.AllocStateUpdated(a)
+}
+
+func (u updaterTap) PutAllocation(a *structs.Allocation) error { return u.next.PutAllocation(a) }
+
+// runnerFactory wraps the runner factory under test with the tap; nil
+// (the client's default runner) stays nil, and the world listens instead.
+func (w *World) runnerFactory(inc *incarnation) interfaces.AllocRunnerFactory {
+	f := w.cfg.Factory.NewAllocRunner
+	if f == nil {
+		return nil
+	}
+	return func(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
+		c := *cfg
+		if c.StateUpdater != nil {
+			c.StateUpdater = updaterTap{w: w, inc: inc, next: cfg.StateUpdater}
+		}
+		return f(&c)
+	}
+}
+
+// observe records a pushed alloc of a live incarnation; pushes of a
+// crashed one are ignored, and any after its Shutdown returned are a
+// leak.
+func (w *World) observe(inc *incarnation, a *structs.Allocation) {
+	if a == nil {
+		return
+	}
+	if !inc.alive.Load() {
+		if inc.down.Load() {
+			w.violation("client incarnation %d pushed alloc %s after Shutdown returned", inc.n, a.ID)
+		}
+		return
+	}
+	c := a.CopySkipJob()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	o := w.observed[a.ID]
+	if o == nil {
+		o = &observedAlloc{}
+		w.observed[a.ID] = o
+	}
+	o.latest, o.dirty = c, true
+}
+
+// listen subscribes to runners the world cannot tap (nil runner factory)
+// and drains every subscription, keeping each alloc's newest state. The
+// server's alloc set is re-read only when its index moved; allocs the
+// client has no runner for yet stay pending and are retried each instant.
+func (w *World) listen() {
+	if w.cfg.Factory.NewAllocRunner != nil {
+		return
+	}
+	w.mu.Lock()
+	inc := w.inc
+	w.mu.Unlock()
+	if inc == nil {
+		return
+	}
+	if idx := w.srv.Index(); idx != inc.listenIndex || inc.pending == nil {
+		inc.listenIndex = idx
+		if inc.pending == nil {
+			inc.pending = map[string]bool{}
+		}
+		inc.mu.Lock()
+		for _, id := range w.srv.NodeAllocIDs(w.node.NodeID) {
+			if _, ok := inc.listeners[id]; !ok {
+				inc.pending[id] = true
+			}
+		}
+		inc.mu.Unlock()
+	}
+	if len(inc.pending) > 0 {
+		w.subscribe(inc)
+	}
+	inc.mu.Lock()
+	ls := make([]interfaces.AllocListener, 0, len(inc.listenIDs))
+	for _, id := range inc.listenIDs {
+		if l, ok := inc.listeners[id]; ok {
+			ls = append(ls, l)
+		}
+	}
+	inc.mu.Unlock()
+	for _, l := range ls {
+		for drained := false; !drained; {
+			select {
+			case a, ok := <-l.Ch():
+				if !ok {
+					drained = true
+					break
+				}
+				w.observe(inc, a)
+			default:
+				drained = true
+			}
+		}
+	}
+}
+
+// subscribe listens to the runners of pending allocs that now have one.
+func (w *World) subscribe(inc *incarnation) {
+	ids := make([]string, 0, len(inc.pending))
+	for id := range inc.pending {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		ar, ok := inc.client.AllocRunner(id)
+		if !ok {
+			continue
+		}
+		delete(inc.pending, id)
+		l := ar.Listener()
+		if l == nil {
+			continue
+		}
+		inc.mu.Lock()
+		inc.listeners[id] = l
+		inc.mu.Unlock()
+		i, _ := slices.BinarySearch(inc.listenIDs, id)
+		inc.listenIDs = slices.Insert(inc.listenIDs, i, id)
+		// The runner's current state, in case it pushed before we listened.
+		w.observe(inc, ar.Alloc())
+	}
+}
+
+// traceStates writes what changed in each pushed alloc since it was last
+// traced, allocs by ID and tasks by name (DET-2): the client status, each
+// task's state, and each new task event.
+func (w *World) traceStates() {
+	w.mu.Lock()
+	var ids []string
+	for id, o := range w.observed {
+		if o.dirty {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	type change struct{ prev, cur *structs.Allocation }
+	changes := make([]change, 0, len(ids))
+	for _, id := range ids {
+		o := w.observed[id]
+		changes = append(changes, change{o.traced, o.latest})
+		o.traced, o.dirty = o.latest, false
+	}
+	w.mu.Unlock()
+	now := w.clk.Now()
+	for _, c := range changes {
+		w.diffAlloc(now, c.prev, c.cur)
+	}
+}
+
+type allocStatus struct {
+	ClientStatus string `json:"client_status"`
+	Description  string `json:"description,omitempty"`
+}
+
+type taskStatus struct {
+	State      string `json:"state"`
+	Failed     bool   `json:"failed,omitempty"`
+	Restarts   uint64 `json:"restarts,omitempty"`
+	Paused     string `json:"paused,omitempty"`
+	StartedAt  string `json:"started_at,omitempty"`
+	FinishedAt string `json:"finished_at,omitempty"`
+}
+
+type taskEvent struct {
+	Time      string            `json:"time"`
+	Display   string            `json:"display,omitempty"`
+	Message   string            `json:"message,omitempty"`
+	FailsTask bool              `json:"fails_task,omitempty"`
+	Details   map[string]string `json:"details,omitempty"`
+}
+
+func instant(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(trace.TimeFormat)
+}
+
+func statusOf(ts *structs.TaskState) taskStatus {
+	return taskStatus{State: ts.State, Failed: ts.Failed, Restarts: ts.Restarts, Paused: string(ts.Paused),
+		StartedAt: instant(ts.StartedAt), FinishedAt: instant(ts.FinishedAt)}
+}
+
+func (w *World) diffAlloc(now time.Time, prev, cur *structs.Allocation) {
+	if prev == nil || prev.ClientStatus != cur.ClientStatus || prev.ClientDescription != cur.ClientDescription {
+		w.rec.Emit(trace.Record{At: now, Kind: trace.KindAlloc, Alloc: cur.ID, Msg: cur.ClientStatus,
+			Data: trace.Encode(allocStatus{cur.ClientStatus, cur.ClientDescription})})
+	}
+	for _, name := range structs.SortedTaskNames(cur.TaskStates) {
+		ts := cur.TaskStates[name]
+		if ts == nil {
+			continue
+		}
+		var old *structs.TaskState
+		if prev != nil {
+			old = prev.TaskStates[name]
+		}
+		if st := statusOf(ts); old == nil || st != statusOf(old) {
+			w.rec.Emit(trace.Record{At: now, Kind: trace.KindTask, Alloc: cur.ID, Task: name, Msg: ts.State, Data: trace.Encode(st)})
+		}
+		var oldEvents []*structs.TaskEvent
+		if old != nil {
+			oldEvents = old.Events
+		}
+		for _, e := range newEvents(oldEvents, ts.Events) {
+			w.rec.Emit(trace.Record{At: now, Kind: trace.KindTaskEvent, Alloc: cur.ID, Task: name, Msg: e.Type,
+				Data: trace.Encode(taskEvent{Time: instant(time.Unix(0, e.Time)), Display: e.DisplayMessage,
+					Message: e.Message, FailsTask: e.FailsTask, Details: e.Details})})
+		}
+	}
+}
+
+// newEvents returns the events of cur appended since old. Events are
+// appended in time order and only the newest MaxTaskEvents are kept, so
+// the new ones are those after old's last instant, plus those at that
+// instant beyond the ones old had there.
+func newEvents(old, cur []*structs.TaskEvent) []*structs.TaskEvent {
+	if len(old) == 0 {
+		return cur
+	}
+	last := old[len(old)-1].Time
+	sameOld := 0
+	for _, e := range old {
+		if e.Time == last {
+			sameOld++
+		}
+	}
+	var out []*structs.TaskEvent
+	sameCur := 0
+	for _, e := range cur {
+		switch {
+		case e.Time > last:
+			out = append(out, e)
+		case e.Time == last:
+			sameCur++
+			if sameCur > sameOld {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/impl/drivers/mock"
+	"github.com/allocsim/allocsim/impl/hookres"
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/model/structs"
+	metrics "github.com/hashicorp/go-metrics"
+)
+
+// The ports are what one client incarnation is given of the world's
+// shared parts: each holds the incarnation's injected calls at the world's
+// gate while it lives, and cuts it off once it crashed, so a dying client
+// winding down affects nothing it shares with the next incarnation (the
+// CSI plugin, the metrics sink) and nothing it does then is traced.
+
+var errCrashed = errors.New("client crashed")
+
+// live reports whether the incarnation is still the running one.
+func (inc *incarnation) live() bool { return inc.alive.Load() }
+
+// hold holds an injected call of a live incarnation at the gate.
+func (w *World) hold(inc *incarnation, key string) {
+	if inc.live() {
+		w.gate.hold(key)
+	}
+}
+
+// holdIf holds the call if point p is held.
+func (w *World) holdIf(p Hold, inc *incarnation, key string) {
+	if w.cfg.Hold.has(p) {
+		w.hold(inc, key)
+	}
+}
+
+// driverPort is the incarnation's view of its mock driver instance.
+type driverPort struct {
+	w   *World
+	inc *incarnation
+	d   *mock.Driver
+}
+
+var _ drivers.Driver = driverPort{}
+
+func (p driverPort) Name() string                        { return p.d.Name() }
+func (p driverPort) Capabilities() *drivers.Capabilities { return p.d.Capabilities() }
+
+func (p driverPort) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error) {
+	if cfg != nil {
+		p.w.holdIf(HoldDriver, p.inc, "driver StartTask "+cfg.ID)
+	}
+	return p.d.StartTask(cfg)
+}
+
+func (p driverPort) WaitTask(ctx context.Context, taskID string) (<-chan *drivers.ExitResult, error) {
+	p.w.holdIf(HoldDriver, p.inc, "driver WaitTask "+taskID)
+	return p.d.WaitTask(ctx, taskID)
+}
+
+func (p driverPort) StopTask(taskID string, timeout time.Duration, signal string) error {
+	p.w.holdIf(HoldDriver, p.inc, "driver StopTask "+taskID)
+	return p.d.StopTask(taskID, timeout, signal)
+}
+
+func (p driverPort) DestroyTask(taskID string, force bool) error {
+	p.w.holdIf(HoldDriver, p.inc, "driver DestroyTask "+taskID)
+	return p.d.DestroyTask(taskID, force)
+}
+
+func (p driverPort) SignalTask(taskID, signal string) error {
+	p.w.holdIf(HoldDriver, p.inc, "driver SignalTask "+taskID)
+	return p.d.SignalTask(taskID, signal)
+}
+
+func (p driverPort) RecoverTask(h *drivers.TaskHandle) error {
+	if h != nil {
+		p.w.holdIf(HoldDriver, p.inc, "driver RecoverTask "+h.TaskID)
+	}
+	return p.d.RecoverTask(h)
+}
+
+// csiPort is the incarnation's view of the shared CSI plugin.
+type csiPort struct {
+	w   *World
+	inc *incarnation
+}
+
+var _ interfaces.CSIManager = csiPort{}
+
+func (p csiPort) MountVolume(ctx context.Context, allocID, alias string, vol *structs.VolumeRequest) (*hookres.CSIMountPoint, error) {
+	if !p.inc.live() {
+		return nil, errCrashed
+	}
+	p.w.holdIf(HoldCSI, p.inc, "csi MountVolume "+allocID+"/"+alias)
+	return p.w.csi.MountVolume(ctx, allocID, alias, vol)
+}
+
+func (p csiPort) UnmountVolume(ctx context.Context, allocID, alias string, vol *structs.VolumeRequest) error {
+	if !p.inc.live() {
+		return errCrashed
+	}
+	p.w.holdIf(HoldCSI, p.inc, "csi UnmountVolume "+allocID+"/"+alias)
+	return p.w.csi.UnmountVolume(ctx, allocID, alias, vol)
+}
+
+// metricsPort is the incarnation's view of the shared metrics sink: hook
+// telemetry of a crashed incarnation is dropped.
+type metricsPort struct {
+	inc  *incarnation
+	sink metrics.MetricSink
+}
+
+var _ metrics.MetricSink = metricsPort{}
+
+func (p metricsPort) SetGauge(key []string, val float32) {
+	if p.inc.live() {
+		p.sink.SetGauge(key, val)
+	}
+}
+
+func (p metricsPort) SetGaugeWithLabels(key []string, val float32, labels []metrics.Label) {
+	if p.inc.live() {
+		p.sink.SetGaugeWithLabels(key, val, labels)
+	}
+}
+
+func (p metricsPort) EmitKey(key []string, val float32) {
+	if p.inc.live() {
+		p.sink.EmitKey(key, val)
+	}
+}
+
+func (p metricsPort) IncrCounter(key []string, val float32) {
+	if p.inc.live() {
+		p.sink.IncrCounter(key, val)
+	}
+}
+
+func (p metricsPort) IncrCounterWithLabels(key []string, val float32, labels []metrics.Label) {
+	if p.inc.live() {
+		p.sink.IncrCounterWithLabels(key, val, labels)
+	}
+}
+
+func (p metricsPort) AddSample(key []string, val float32) {
+	if p.inc.live() {
+		p.sink.AddSample(key, val)
+	}
+}
+
+func (p metricsPort) AddSampleWithLabels(key []string, val float32, labels []metrics.Label) {
+	if p.inc.live() {
+		p.sink.AddSampleWithLabels(key, val, labels)
+	}
+}

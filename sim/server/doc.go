@@ -1,0 +1,37 @@
+// Package server is the simulated Nomad server of a run: it registers
+// jobs and places their allocations on the client node, serves the
+// client's blocking alloc pulls, receives the client's alloc updates
+// (SYNC-4) and forwards pause and signal requests to the node (API-7).
+// It runs on the world's virtual clock and is safe for concurrent use.
+//
+// Node.UpdateAlloc (SYNC-4), in order:
+//
+//  1. the request is checked with model/syncpolicy.ValidateUpdateAlloc
+//     (at least one alloc, a node ID, a known node allowed to update,
+//     no evals); a failure is returned at once and nothing is stored;
+//  2. each alloc gets ModifyTime = now and the request joins the pending
+//     batch; the first request of a batch arms one CommitWindow (50 ms)
+//     clock timer;
+//  3. when it fires, the whole batch is committed as one log entry (one
+//     index, its encoded size counted: the "Raft traffic" figure of
+//     Stats), every known alloc of it takes the client's fields, its
+//     history records the state with the virtual receive time, terminal
+//     updates create at most one eval per (namespace, job), and every
+//     caller of the batch returns that index.
+//
+// Node.GetClientAllocs is a blocking query: it returns every alloc placed
+// on the node once the node's alloc index exceeds MinQueryIndex, or the
+// current set after MaxQueryTime. The node's alloc index is the log index
+// of the last server-side change to one of its allocs (placement, job
+// update, stop: what moves AllocModifyIndex); the client's own updates
+// move the log index but not this one, so they do not wake its pull; the caller's context (the transport
+// cancels it when the connection closes) ends it early, so no wait
+// outlives its client.
+//
+// Jobs: RegisterJob places Count allocs per group on the placement node
+// (the first registered node in ID order) with IDs drawn from the
+// server's seeded source. Re-registering a job whose only change is task
+// Schedule blocks updates its allocs in place (same alloc, higher
+// AllocModifyIndex, PAUSE-7); any other change stops the old allocs and
+// places new ones. StopJob sets every alloc of the job to desired stop.
+package server

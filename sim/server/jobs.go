@@ -1,0 +1,193 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/allocsim/allocsim/model/schedule"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/sim/seeds"
+	"github.com/allocsim/allocsim/sim/trace"
+)
+
+// Registration outcomes, as traced.
+const (
+	RegisterPlaced      = "placed"
+	RegisterInPlace     = "in_place"
+	RegisterDestructive = "destructive"
+)
+
+// ValidateJob is the server's admission of a job: an ID (API-4), then
+// structs.Job.Validate (DATA-3, SCHED-1; the rule lives in model/structs).
+func ValidateJob(job *structs.Job, profile schedule.Profile) error {
+	if job == nil || job.ID == "" {
+		return errors.New(MsgJobNoID)
+	}
+	return job.Validate(profile)
+}
+
+// RegisterJob admits job (ValidateJob) and places or updates its allocs
+// (package doc). It returns the allocs placed or updated in place, sorted
+// by ID.
+func (s *Server) RegisterJob(job *structs.Job) ([]*structs.Allocation, error) {
+	job = job.Copy()
+	job.Canonicalize()
+	if err := ValidateJob(job, s.cfg.Profile); err != nil {
+		s.emit(trace.KindJob, "", "register", "rejected", map[string]string{"job": jobID(job), "error": err.Error()})
+		return nil, fmt.Errorf("register job %q: %w", jobID(job), err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.placementNode()
+	if n == nil {
+		return nil, fmt.Errorf(fmtNoNode, job.ID)
+	}
+	old, exists := s.jobs[job.ID]
+	s.jobs[job.ID] = job
+	var out []*structs.Allocation
+	outcome := RegisterPlaced
+	switch {
+	case exists && onlySchedulesDiffer(old, job):
+		outcome = RegisterInPlace
+		idx := s.bump(s.jobNodes(job.ID)...)
+		for _, a := range s.jobAllocs(job.ID) {
+			if a.ServerTerminal() {
+				continue
+			}
+			a.Job = job.Copy()
+			a.AllocModifyIndex, a.ModifyIndex = idx, idx
+			out = append(out, a.Copy())
+		}
+	default:
+		if exists {
+			outcome = RegisterDestructive
+		}
+		idx := s.bump(append(s.jobNodes(job.ID), n.id)...)
+		s.stopAllocs(job.ID, idx)
+		out = s.place(job, n.id, idx)
+	}
+	ids := make([]string, len(out))
+	for i, a := range out {
+		ids[i] = a.ID
+	}
+	s.emit(trace.KindJob, "", "register", outcome, map[string]any{"job": job.ID, "index": s.index, "allocs": ids})
+	return out, nil
+}
+
+func jobID(j *structs.Job) string {
+	if j == nil {
+		return ""
+	}
+	return j.ID
+}
+
+// place creates Count allocs per group of job on nodeID at index idx,
+// with the lock held; they are returned sorted by ID.
+func (s *Server) place(job *structs.Job, nodeID string, idx uint64) []*structs.Allocation {
+	now := s.cfg.Clock.Now().UnixNano()
+	var out []*structs.Allocation
+	for _, tg := range job.TaskGroups {
+		if tg == nil {
+			continue
+		}
+		for i := 0; i < tg.Count; i++ {
+			a := &structs.Allocation{
+				ID: s.newID(), Name: fmt.Sprintf("%s.%s[%d]", job.ID, tg.Name, i),
+				NodeID: nodeID, Namespace: job.Namespace, JobID: job.ID, Job: job.Copy(),
+				TaskGroup: tg.Name, DesiredStatus: structs.AllocDesiredStatusRun,
+				ClientStatus: structs.AllocClientStatusPending,
+				CreateIndex:  idx, ModifyIndex: idx, AllocModifyIndex: idx,
+				CreateTime: now, ModifyTime: now,
+			}
+			s.allocs[a.ID] = a
+			out = append(out, a.Copy())
+		}
+	}
+	slices.SortFunc(out, func(a, b *structs.Allocation) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// StopJob sets every alloc of the job to desired stop.
+func (s *Server) StopJob(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.jobs[id]; !ok {
+		return fmt.Errorf(fmtJobNotFound, id)
+	}
+	idx := s.bump(s.jobNodes(id)...)
+	stopped := s.stopAllocs(id, idx)
+	s.emit(trace.KindJob, "", "stop", "", map[string]any{"job": id, "index": idx, "allocs": stopped})
+	return nil
+}
+
+// stopAllocs sets the job's running allocs to desired stop at idx, with
+// the lock held, and returns their IDs, sorted.
+func (s *Server) stopAllocs(jobID string, idx uint64) []string {
+	var ids []string
+	for _, a := range s.jobAllocs(jobID) {
+		if a.DesiredStatus != structs.AllocDesiredStatusRun {
+			continue
+		}
+		a.DesiredStatus = structs.AllocDesiredStatusStop
+		a.AllocModifyIndex, a.ModifyIndex = idx, idx
+		ids = append(ids, a.ID)
+	}
+	return ids
+}
+
+// jobAllocs returns the job's stored allocs sorted by ID (not copies),
+// with the lock held.
+func (s *Server) jobAllocs(jobID string) []*structs.Allocation {
+	var out []*structs.Allocation
+	for _, a := range s.allocs {
+		if a.JobID == jobID {
+			out = append(out, a)
+		}
+	}
+	slices.SortFunc(out, func(a, b *structs.Allocation) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// jobNodes returns the nodes the job's allocs are on, sorted.
+func (s *Server) jobNodes(jobID string) []string {
+	var out []string
+	for _, a := range s.jobAllocs(jobID) {
+		if !slices.Contains(out, a.NodeID) {
+			out = append(out, a.NodeID)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// newID draws an ID from the server's source, with the lock held.
+func (s *Server) newID() string { return seeds.ID(s.cfg.Rand) }
+
+// onlySchedulesDiffer reports whether two jobs are equal but for task
+// Schedule blocks (PAUSE-7: such an update is in place).
+func onlySchedulesDiffer(a, b *structs.Job) bool {
+	strip := func(j *structs.Job) []byte {
+		c := j.Copy()
+		for _, tg := range c.TaskGroups {
+			if tg == nil {
+				continue
+			}
+			for _, t := range tg.Tasks {
+				if t != nil {
+					t.Schedule = nil
+				}
+			}
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	sa, sb := strip(a), strip(b)
+	return sa != nil && bytes.Equal(sa, sb)
+}

@@ -1,0 +1,139 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/syncpolicy"
+)
+
+// GetClientAllocs is Node.GetClientAllocs, a blocking query: it returns
+// every alloc placed on the node, sorted by ID, with the node's alloc
+// index, once that index exceeds MinQueryIndex; after MaxQueryTime
+// without a change it returns the current set; it ends with an error
+// when ctx is done (the caller's connection closed) or the node is
+// unknown.
+func (s *Server) GetClientAllocs(ctx context.Context, args *structs.NodeClientAllocsRequest, reply *structs.NodeClientAllocsResponse) error {
+	var timeout <-chan struct{}
+	for {
+		s.mu.Lock()
+		n, ok := s.nodes[args.NodeID]
+		if !ok {
+			s.mu.Unlock()
+			if args.NodeID == "" {
+				return errors.New(syncpolicy.MsgMissingNodeID)
+			}
+			return fmt.Errorf(syncpolicy.MsgNodeNotFound, args.NodeID)
+		}
+		if n.index > args.MinQueryIndex || timedOut(timeout) {
+			reply.Index = n.index
+			reply.Allocs = s.nodeAllocs(n.id)
+			s.mu.Unlock()
+			return nil
+		}
+		changed := s.changed
+		s.mu.Unlock()
+		if timeout == nil {
+			fired := make(chan struct{})
+			tm := s.cfg.Clock.AfterFunc(s.cfg.MaxQueryTime, func() { close(fired) })
+			defer tm.Stop()
+			timeout = fired
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+		case <-ctx.Done():
+			return errors.New(MsgCallAbandoned)
+		}
+	}
+}
+
+func timedOut(ch <-chan struct{}) bool {
+	if ch == nil {
+		return false
+	}
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// nodeAllocs copies the node's allocs, sorted by ID. With the lock held.
+func (s *Server) nodeAllocs(nodeID string) []*structs.Allocation {
+	var out []*structs.Allocation
+	for _, a := range s.allocs {
+		if a.NodeID == nodeID {
+			out = append(out, a.Copy())
+		}
+	}
+	slices.SortFunc(out, func(a, b *structs.Allocation) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// Alloc returns a copy of an alloc, or nil.
+func (s *Server) Alloc(id string) *structs.Allocation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.allocs[id].Copy()
+}
+
+// Allocs returns copies of every alloc, sorted by ID.
+func (s *Server) Allocs() []*structs.Allocation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*structs.Allocation, 0, len(s.allocs))
+	for _, a := range s.allocs {
+		out = append(out, a.Copy())
+	}
+	slices.SortFunc(out, func(a, b *structs.Allocation) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// AllocByName returns a copy of the newest alloc (highest CreateIndex)
+// named name ("<job>.<group>[<i>]"), or nil.
+func (s *Server) AllocByName(name string) *structs.Allocation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var best *structs.Allocation
+	for _, a := range s.allocs {
+		if a.Name == name && (best == nil || a.CreateIndex > best.CreateIndex ||
+			(a.CreateIndex == best.CreateIndex && a.ID < best.ID)) {
+			best = a
+		}
+	}
+	return best.Copy()
+}
+
+// Job returns a copy of a registered job, or nil.
+func (s *Server) Job(id string) *structs.Job {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.jobs[id].Copy()
+}
+
+// Index is the server's latest log index.
+func (s *Server) Index() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.index
+}
+
+// NodeAllocIDs returns the IDs of the allocs placed on a node, sorted.
+func (s *Server) NodeAllocIDs(nodeID string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for id, a := range s.allocs {
+		if a.NodeID == nodeID {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,206 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/allocsim/allocsim/model/schedule"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/syncpolicy"
+	"github.com/allocsim/allocsim/sim/trace"
+	"github.com/benbjohnson/clock"
+)
+
+// DefaultMaxQueryTime is how long a blocking alloc pull waits for a
+// change before returning the current set (Nomad's default is 5 minutes).
+const DefaultMaxQueryTime = 5 * time.Minute
+
+// Config configures a Server.
+type Config struct {
+	// Clock is the world's virtual clock (required).
+	Clock clock.Clock
+	// Rand draws alloc and eval IDs (required; the world's "server"
+	// stream).
+	Rand *rand.Rand
+	// Profile is the admission profile of SCHED-1; empty means ent.
+	Profile schedule.Profile
+	// Trace receives job, commit and eval records; nil discards them.
+	Trace trace.Sink
+	// MaxQueryTime bounds a blocking pull; zero means DefaultMaxQueryTime.
+	MaxQueryTime time.Duration
+}
+
+// NodeConn is the server's connection to a node: how it forwards client
+// RPCs (API-7). The transport provides it.
+type NodeConn interface {
+	ClientRPC(method string, args, reply any) error
+}
+
+type node struct {
+	id     string
+	status string
+	conn   NodeConn
+	// index is the log index of the last change to one of its allocs.
+	index uint64
+}
+
+// Server is the simulated server. Build it with New.
+type Server struct {
+	cfg Config
+
+	mu      sync.Mutex
+	index   uint64
+	nodes   map[string]*node
+	jobs    map[string]*structs.Job
+	allocs  map[string]*structs.Allocation
+	history map[string][]Received
+	evals   []*structs.Evaluation
+	stats   Stats
+	batch   []*pendingUpdate
+	// changed is closed (and replaced) at every change a blocking query
+	// may be waiting for.
+	changed chan struct{}
+}
+
+// New returns an empty server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Clock == nil || cfg.Rand == nil {
+		return nil, errors.New("simulated server: config needs a clock and a rand source")
+	}
+	if cfg.Profile == "" {
+		cfg.Profile = schedule.ProfileEnt
+	}
+	if cfg.Trace == nil {
+		cfg.Trace = trace.Discard{}
+	}
+	if cfg.MaxQueryTime <= 0 {
+		cfg.MaxQueryTime = DefaultMaxQueryTime
+	}
+	return &Server{
+		cfg:     cfg,
+		nodes:   map[string]*node{},
+		jobs:    map[string]*structs.Job{},
+		allocs:  map[string]*structs.Allocation{},
+		history: map[string][]Received{},
+		changed: make(chan struct{}),
+	}, nil
+}
+
+// RegisterNode adds a node in status (syncpolicy.NodeStatus*).
+func (s *Server) RegisterNode(id, status string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.nodes[id]; ok {
+		return fmt.Errorf(fmtNodeExists, id)
+	}
+	s.nodes[id] = &node{id: id, status: status}
+	return nil
+}
+
+// SetNodeStatus changes a registered node's status (SYNC-4 check 4).
+func (s *Server) SetNodeStatus(id, status string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, ok := s.nodes[id]
+	if !ok {
+		return fmt.Errorf(syncpolicy.MsgNodeNotFound, id)
+	}
+	n.status = status
+	return nil
+}
+
+// Connect records conn as the node's connection, replacing any; nil
+// disconnects it (forwarding then fails with MsgNoPathToNode).
+func (s *Server) Connect(nodeID string, conn NodeConn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n, ok := s.nodes[nodeID]; ok {
+		n.conn = conn
+	}
+}
+
+// Call is the server's RPC entry point: it dispatches method with args
+// and reply of the shapes of model/structs/rpc.go. ctx is the caller's
+// connection; a blocking query ends when it is done.
+func (s *Server) Call(ctx context.Context, method string, args, reply any) error {
+	bad := fmt.Errorf(fmtBadArgs, method, args, reply)
+	switch method {
+	case structs.RPCNodeUpdateAlloc:
+		a, ok1 := args.(*structs.AllocUpdateRequest)
+		r, ok2 := reply.(*structs.GenericResponse)
+		if !ok1 || !ok2 {
+			return bad
+		}
+		return s.UpdateAlloc(ctx, a, r)
+	case structs.RPCNodeGetClientAllocs:
+		a, ok1 := args.(*structs.NodeClientAllocsRequest)
+		r, ok2 := reply.(*structs.NodeClientAllocsResponse)
+		if !ok1 || !ok2 {
+			return bad
+		}
+		return s.GetClientAllocs(ctx, a, r)
+	case structs.RPCServerSetPauseState:
+		a, ok1 := args.(*structs.AllocPauseRequest)
+		r, ok2 := reply.(*structs.GenericResponse)
+		if !ok1 || !ok2 {
+			return bad
+		}
+		return s.SetPauseState(a, r)
+	case structs.RPCServerGetPauseState:
+		a, ok1 := args.(*structs.AllocGetPauseStateRequest)
+		r, ok2 := reply.(*structs.AllocGetPauseStateResponse)
+		if !ok1 || !ok2 {
+			return bad
+		}
+		return s.GetPauseState(a, r)
+	case structs.RPCServerSignal:
+		a, ok1 := args.(*structs.AllocSignalRequest)
+		r, ok2 := reply.(*structs.GenericResponse)
+		if !ok1 || !ok2 {
+			return bad
+		}
+		return s.Signal(a, r)
+	}
+	return fmt.Errorf(fmtUnknownMethod, method)
+}
+
+// bump starts a new log index for a change to nodeIDs' allocs and wakes
+// blocking queries. With the lock held.
+func (s *Server) bump(nodeIDs ...string) uint64 {
+	s.index++
+	for _, id := range nodeIDs {
+		if n, ok := s.nodes[id]; ok {
+			n.index = s.index
+		}
+	}
+	close(s.changed)
+	s.changed = make(chan struct{})
+	return s.index
+}
+
+// emit records a trace record at the current instant.
+func (s *Server) emit(kind trace.Kind, alloc, op, msg string, data any) {
+	s.cfg.Trace.Emit(trace.Record{
+		At: s.cfg.Clock.Now(), Kind: kind, Alloc: alloc, Op: op, Msg: msg, Data: trace.Encode(data),
+	})
+}
+
+// placementNode is the first registered node, by ID, that may run allocs.
+func (s *Server) placementNode() *node {
+	ids := make([]string, 0, len(s.nodes))
+	for id, n := range s.nodes {
+		if syncpolicy.NodeMayUpdateAllocs(n.status) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	slices.Sort(ids)
+	return s.nodes[ids[0]]
+}

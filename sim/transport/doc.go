@@ -1,0 +1,23 @@
+// Package transport is the simulated network between the client and the
+// server of a run: every client RPC and every call the server forwards to
+// the node crosses it, is copied through JSON (so the two sides never
+// share memory, as over a real wire), may be delayed or dropped by the
+// fault injector, and is traced.
+//
+// A client RPC (Conn.RPC), in order:
+//
+//  1. traced "send"; a closed connection or a partition fails it at once;
+//  2. the injector decides its latency and whether it is dropped; the
+//     call waits the latency on the virtual clock (a partition or Close
+//     meanwhile fails it);
+//  3. a dropped call fails here, never delivered: the network drops
+//     calls, it never delivers one late, so the server never receives a
+//     call after a later one (SYNC-5.4);
+//  4. traced "deliver"; the server handles a JSON copy of the args with a
+//     context that a partition or Close cancels (ending blocking
+//     queries, so no server wait outlives its client);
+//  5. the reply is copied back and traced "reply", or the error "fail".
+//
+// A partition cuts every connection: in-flight calls fail, later calls
+// fail at once, and forwarded calls find no path to the node, until Heal.
+package transport
