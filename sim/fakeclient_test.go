@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
@@ -27,6 +28,10 @@ func (c *leakyClient) Start() error {
 		defer c.wg.Done()
 		<-c.stopped
 		if c.pushAfter != nil {
+			// Push only once Shutdown has returned and the world has marked
+			// the incarnation down: wait for the world's next clock step
+			// rather than racing the return of Crash.
+			<-c.opts.Clock.After(time.Millisecond)
 			c.pushAfter()
 		}
 		<-c.release
