@@ -26,6 +26,7 @@ import (
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/syncpolicy"
+	"github.com/allocsim/allocsim/sim/apiserver"
 	"github.com/allocsim/allocsim/sim/seeds"
 	"github.com/allocsim/allocsim/sim/server"
 	"github.com/benbjohnson/clock"
@@ -181,7 +182,7 @@ func (a *Agent) start(undo *[]func()) error {
 	a.srv.Connect(a.nodeID, nodeConn{client: c})
 
 	handler, err := agent.New(agent.Config{
-		Server: newServerAdapter(a.srv, seeds.Stream(cfg.Seed, "evals")), Client: c,
+		Server: apiserver.New(a.srv, seeds.Stream(cfg.Seed, apiserver.EvalStream)), Client: c,
 		Profile: cfg.Profile, Metrics: sink,
 	})
 	if err != nil {

@@ -35,10 +35,11 @@
 //  4. disconnect the node, close the drivers and the state DB, remove a
 //     temporary data dir.
 //
-// The adapter from sim/server to agent.Server (server.go) adds what the
-// simulated server does not track: evaluation IDs (drawn from the agent's
-// seeded source), register indexes (the index of the registration's
-// allocs), alloc listings by job and by ID prefix.
+// The agent reaches the server through sim/apiserver, the adapter from
+// sim/server to agent.Server that simulated worlds use too: it adds what
+// the simulated server does not track (evaluation IDs drawn from the
+// agent's seeded "evals" stream, register indexes, alloc listings by job
+// and by ID prefix).
 //
 // This package lives under cmd/ because it reads the real clock, the
 // environment's randomness and the file system; impl/ and sim/ stay free
