@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -10,9 +11,10 @@ import (
 )
 
 // backend is a byte store with the STATE-1 layout. An empty task means an
-// alloc-level key. Backends copy bytes both ways and return ErrClosed once
-// closed. The DB above them does encoding, checks, ordering and faults, so
-// that both stores behave the same.
+// alloc-level key. put takes val over (the DB never changes it afterwards,
+// so a backend may keep it as is), get returns copies; backends return
+// ErrClosed once closed. The DB above them does encoding, checks,
+// ordering and faults, so that both stores behave the same.
 type backend interface {
 	name() string
 	isClosed() bool
@@ -42,6 +44,8 @@ type rawAlloc struct {
 type DB struct {
 	be   backend
 	hook FaultHook
+	// memo spares re-encoding unchanged allocs (PutAllocation).
+	memo allocMemo
 }
 
 var (
@@ -76,7 +80,7 @@ func (d *DB) PutRaw(allocID, taskName, key string, value []byte) error {
 	if err != nil {
 		return fmt.Errorf("put raw %s: %w", path, err)
 	}
-	if err := d.be.put(allocID, taskName, key, value); err != nil {
+	if err := d.be.put(allocID, taskName, key, bytes.Clone(value)); err != nil {
 		return fmt.Errorf("put raw %s: %w", path, err)
 	}
 	return nil
@@ -87,7 +91,7 @@ func (d *DB) PutAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: %s", ErrInvalidArgument, msgNilAlloc)
 	}
-	return d.put(alloc.ID, "", KeyAlloc, alloc)
+	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encode(alloc) })
 }
 
 // GetAllAllocations implements StateDB.
@@ -213,16 +217,23 @@ func (d *DB) DeleteAllocationBucket(allocID string) error {
 	if err := checkIDs(allocID, "", false); err != nil {
 		return fmt.Errorf("%s: %w", w, err)
 	}
+	d.memo.forget(allocID)
 	return d.write(w, func() error { return d.be.deleteAlloc(allocID) })
 }
 
 // put encodes v and stores it under allocID[/task-<task>]/key.
 func (d *DB) put(allocID, task, key string, v any) error {
+	return d.putWith(allocID, task, key, func() ([]byte, error) { return json.Marshal(v) })
+}
+
+// putWith stores the value encode returns under allocID[/task-<task>]/key;
+// the bytes are handed to the backend as they are.
+func (d *DB) putWith(allocID, task, key string, encode func() ([]byte, error)) error {
 	w := Write{Op: OpPut, AllocID: allocID, Task: task, Key: key}
 	if err := checkIDs(allocID, task, key == KeyLocalState || key == KeyTaskState); err != nil {
 		return fmt.Errorf("%s: %w", w, err)
 	}
-	val, err := json.Marshal(v)
+	val, err := encode()
 	if err != nil {
 		return fmt.Errorf("%s: encode: %w", w, err)
 	}

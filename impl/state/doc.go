@@ -27,6 +27,10 @@
 //     schema-tolerant: decoding ignores unknown fields and leaves missing
 //     ones zero, so a field added or dropped in a later version does not
 //     make an older entry unreadable.
+//     PutAllocation does not re-encode an alloc equal to the last one it
+//     encoded for that ID (a 60 s snapshot of an unchanged alloc, STATE-2):
+//     it stores the same bytes again; the write itself, fault hook and
+//     all, happens as for any put.
 //  2. Every Put stores an encoding and every Get decodes a fresh value, so
 //     values are deep-copied both ways: mutating what was put or what was
 //     got never changes the stored state. The memory store keeps the

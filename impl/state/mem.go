@@ -57,7 +57,6 @@ func (m *memBackend) locked(fn func(allocs map[string]*memAlloc) error) error {
 }
 
 func (m *memBackend) put(allocID, task, key string, val []byte) error {
-	val = bytes.Clone(val)
 	return m.locked(func(allocs map[string]*memAlloc) error {
 		a := allocs[allocID]
 		if a == nil {

@@ -255,7 +255,7 @@ type ClientHandler interface {
 }
 
 // Forwarder returns the server's connection to the node behind conn,
-// serving calls with client: each call is copied through JSON both ways
+// serving calls with client: each call is copied as through JSON both ways
 // and traced; while the network is partitioned or conn is closed it fails
 // with server.MsgNoPathToNode.
 func (n *Network) Forwarder(conn *Conn, client ClientHandler) server.NodeConn {
@@ -291,7 +291,8 @@ func (f forwarder) ClientRPC(method string, args, reply any) error {
 	return nil
 }
 
-// copyValue returns a JSON copy of v (a pointer), of the same type.
+// copyValue returns a copy of v (a pointer) as through JSON, of the same
+// type.
 func copyValue(v any) (any, error) {
 	out := reflect.New(reflect.TypeOf(v).Elem()).Interface()
 	if err := copyInto(v, out); err != nil {
@@ -300,8 +301,13 @@ func copyValue(v any) (any, error) {
 	return out, nil
 }
 
-// copyInto copies src into dst (a pointer) through JSON.
+// copyInto copies src into dst (a pointer) as a JSON round trip does:
+// wireCopy when it applies (the same result without the text), else
+// through JSON.
 func copyInto(src, dst any) error {
+	if wireCopy(src, dst) {
+		return nil
+	}
 	b, err := json.Marshal(src)
 	if err != nil {
 		return fmt.Errorf("rpc encode %T: %w", src, err)

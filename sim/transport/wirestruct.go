@@ -1,0 +1,103 @@
+package transport
+
+import (
+	"reflect"
+	"strings"
+)
+
+// wireField is one field of a struct's JSON object: its index path (more
+// than one index for a field promoted from an embedded struct) and its
+// copier.
+type wireField struct {
+	index []int
+	name  string
+	copy  copyFunc
+}
+
+// structCopier copies a struct's JSON fields. Structs that JSON does not
+// map field by field (tag options, tagged or pointer or non-struct
+// embedded fields, names that collide, unusual names) go through JSON.
+func (b *copierBuilder) structCopier(t reflect.Type) copyFunc {
+	fields, ok := b.wireFields(t, nil)
+	if !ok || !uniqueNames(fields) {
+		return jsonCopy
+	}
+	return func(dst, src reflect.Value, depth int) error {
+		for _, f := range fields {
+			var d, s reflect.Value
+			if len(f.index) == 1 {
+				d, s = dst.Field(f.index[0]), src.Field(f.index[0])
+			} else {
+				d, s = dst.FieldByIndex(f.index), src.FieldByIndex(f.index)
+			}
+			if err := f.copy(d, s, depth); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// wireFields lists t's JSON fields, flattening untagged embedded structs;
+// ok is false when the struct is not a plain mapping.
+func (b *copierBuilder) wireFields(t reflect.Type, prefix []int) ([]wireField, bool) {
+	var out []wireField
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if opts != "" {
+			return nil, false
+		}
+		index := append(append([]int(nil), prefix...), i)
+		if sf.Anonymous {
+			if name != "" || sf.Type.Kind() != reflect.Struct || hasJSONMethods(sf.Type) {
+				return nil, false
+			}
+			inner, ok := b.wireFields(sf.Type, index)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, inner...)
+			continue
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		if !plainName(name) {
+			return nil, false
+		}
+		out = append(out, wireField{index: index, name: name, copy: b.copier(sf.Type)})
+	}
+	return out, true
+}
+
+// plainName: ASCII letters, digits, '_' and '-' only.
+func plainName(s string) bool {
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// uniqueNames: no two fields share a name, even ignoring case (JSON would
+// drop or merge them).
+func uniqueNames(fields []wireField) bool {
+	seen := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		k := strings.ToLower(f.name)
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
+}
