@@ -84,7 +84,7 @@ func BenchmarkDay50x3Minimal(b *testing.B) { benchDay(b, minimalFactory(), 50) }
 // faults on) with the reference runner, trace kept: the cost of one
 // replay-test run.
 func BenchmarkReplaySeed(b *testing.B) {
-	sc := scenario.Generate(7, replayOptions(referenceFactory()))
+	sc := scenario.Generate(7, scenario.Options{})
 	var steps uint64
 	start := time.Now() // benchmarks measure wall time (test files are outside DET-1)
 	for i := 0; i < b.N; i++ {

@@ -49,14 +49,16 @@
 //     needs it, e.g. a crash's shutdown), settling after each;
 //  5. apply a pending clock jump; repeat.
 //
-// Held calls: driver calls and CSI calls of the client under test are held
-// at the world's gate and released one at a time, in an order drawn from
-// the seed's "schedule" stream among the held calls sorted by key (Hold,
+// Held calls: driver calls, CSI calls, state DB writes and RPCs (before
+// they are sent) of the client under test are held at the world's gate
+// and released one at a time, in an order drawn from the seed's
+// "schedule" stream among the held calls sorted by key (Hold,
 // DefaultHold). Same-instant races between a runner's goroutines at these
-// points therefore resolve the same way on every run of a seed. State DB
-// writes are not held by default (HoldStateDB): a runner that holds a
-// sync.Mutex across a write would make the world unable to settle
-// (a goroutine waiting for a mutex is not durably blocked).
+// points therefore resolve the same way on every run of a seed. A runner
+// must not make a goroutine wait for a sync.Mutex that another goroutine
+// holds across a held call (a goroutine waiting for a mutex is not
+// durably blocked, so the world would never settle): such locks must be
+// channels, or the runner runs with a smaller Hold set.
 //
 // GOMAXPROCS is not pinned: a test binary cannot pin it per run, and
 // synctest makes it unnecessary for ordering (the barriers above do not

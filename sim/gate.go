@@ -8,7 +8,7 @@ import (
 )
 
 // gate holds the injected calls of the client under test (driver calls,
-// CSI calls, state DB writes) until the world releases them, one at a
+// CSI calls, state DB writes, RPCs) until the world releases them, one at a
 // time, each after everything else has settled (DESIGN.md "Steps": each
 // event releases exactly one thing). Which held call goes first is the
 // world's choice, drawn from the run's "schedule" stream among the calls

@@ -92,7 +92,7 @@ func (w *World) startIncarnation() error {
 		CSIManager:         csiPort{w: w, inc: inc},
 		AllocDirFactory:    allocdir.MemFactory(w.fsys, allocdir.Config{Clock: w.clk}),
 		Metrics:            m,
-		RPCClient:          inc.conn,
+		RPCClient:          rpcPort{w: w, inc: inc},
 		AllocRunnerFactory: w.runnerFactory(inc),
 	}
 	withIncarnation(inc.label, func() {

@@ -84,6 +84,28 @@ func (p driverPort) RecoverTask(h *drivers.TaskHandle) error {
 	return p.d.RecoverTask(h)
 }
 
+// rpcPort is the incarnation's connection as its RPC client: each call is
+// held at the gate (HoldRPC) before it is sent, so that a call answered at
+// once does not race the runners' goroutines within one instant: without
+// the hold, a restarted client's first alloc pull (a server stop) raced
+// its restored alloc runners' kill rules. It is a ContextRPCClient, like
+// the connection.
+type rpcPort struct {
+	w   *World
+	inc *incarnation
+}
+
+func (p rpcPort) RPC(method string, args, reply any) error {
+	return p.RPCContext(context.Background(), method, args, reply)
+}
+
+// RPCContext holds the call, then makes it on the incarnation's
+// connection (cut once the incarnation crashed).
+func (p rpcPort) RPCContext(ctx context.Context, method string, args, reply any) error {
+	p.w.holdIf(HoldRPC, p.inc, "rpc "+method)
+	return p.inc.conn.RPCContext(ctx, method, args, reply)
+}
+
 // csiPort is the incarnation's view of the shared CSI plugin.
 type csiPort struct {
 	w   *World

@@ -8,7 +8,6 @@ import (
 	"testing/synctest"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
 	"github.com/allocsim/allocsim/sim/seeds"
 )
@@ -16,18 +15,11 @@ import (
 var (
 	seedFlag  = flag.Uint64("seed", 0, "replay only this seed (TestReplay)")
 	seedsFlag = flag.Int("seeds", 200, "how many seeds TestReplay runs (-short: 50)")
-	replayAll = flag.Bool("replay.all", false, "TestReplay: draw every fault class for every runner (no exclusions)")
 	traceDir  = flag.String("trace.dir", "", "write each run's trace to <dir>/<runner>-<seed>-<run>.jsonl")
 )
 
 // replayCommand is the command that replays seed as this run did.
-func replayCommand(seed uint64) string {
-	cmd := ReplayCommand("./sim", "TestReplay", seed)
-	if *replayAll {
-		cmd += " -replay.all"
-	}
-	return cmd
-}
+func replayCommand(seed uint64) string { return ReplayCommand("./sim", "TestReplay", seed) }
 
 // replaySeeds are the seeds TestReplay runs: -seed alone, else -seeds of
 // them drawn from a fixed source (50 with -short).
@@ -47,26 +39,13 @@ func replaySeeds() []uint64 {
 	return out
 }
 
-// replayOptions are the generation options of the replay test for a
-// runner. The reference runner is replayed without state DB write
-// failures: it holds a sync.Mutex across task state writes, so the world
-// cannot hold those writes (HoldStateDB), and a failing write then races
-// the task's siblings within one instant (DET-3). -replay.all lifts the
-// exclusion (`go test ./sim -run TestReplay -replay.all` shows the races).
-func replayOptions(f interfaces.Factory) scenario.Options {
-	if f.Name == "reference" && !*replayAll {
-		return scenario.Options{Exclude: []faults.Class{faults.StateDBWriteFailure}}
-	}
-	return scenario.Options{}
-}
-
 // runTrace runs the scenario of seed with f in a bubble of its own and
 // returns its trace.
 func runTrace(t *testing.T, f interfaces.Factory, seed uint64, run int) []byte {
 	t.Helper()
 	var out []byte
 	synctest.Test(t, func(t *testing.T) {
-		sc := scenario.Generate(seed, replayOptions(f))
+		sc := scenario.Generate(seed, scenario.Options{})
 		w, err := Run(Config{Scenario: sc, Factory: f})
 		if w == nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -96,7 +75,7 @@ func TestReplay(t *testing.T) {
 				b := runTrace(t, f, seed, 2)
 				if !bytes.Equal(a, b) {
 					t.Fatalf("%s", Failure{
-						Scenario:  scenario.Generate(seed, replayOptions(f)),
+						Scenario:  scenario.Generate(seed, scenario.Options{}),
 						Violation: "DET-4: two runs of the same seed differ: " + firstDiff(a, b),
 						Replay:    replayCommand(seed),
 					})

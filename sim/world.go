@@ -62,15 +62,22 @@ const (
 	HoldDriver  Hold = 1 << iota // every mock driver call
 	HoldCSI                      // CSI mounts and unmounts
 	HoldStateDB                  // state DB writes
+	HoldRPC                      // client-to-server RPCs, before they are sent
 	// HoldNone holds nothing: goroutines race freely between clock
 	// events (the replay test then judges whether the runner is
 	// deterministic on its own).
 	HoldNone Hold = 1 << 7
-	// DefaultHold holds driver and CSI calls. State DB writes are not
-	// held by default: runners commonly hold a sync.Mutex across a write
-	// (to order writes of one key), and a goroutine waiting for that
-	// mutex is not durably blocked, so the world could never settle.
-	DefaultHold = HoldDriver | HoldCSI
+	// DefaultHold holds driver and CSI calls, state DB writes and RPCs,
+	// so that neither a failing write nor a reply that comes at once (no
+	// latency fault) races the runners' goroutines within one instant
+	// (DET-3).
+	// A runner under a hold must not wait for a sync.Mutex that another
+	// goroutine holds across a held call: a goroutine waiting for a mutex
+	// is not durably blocked, so the world would never settle (it hangs).
+	// Locks held across injected calls must be channels (the reference
+	// runner's chanLock); a runner that cannot comply runs with a smaller
+	// set, e.g. HoldDriver | HoldCSI.
+	DefaultHold = HoldDriver | HoldCSI | HoldStateDB | HoldRPC
 )
 
 func (h Hold) has(p Hold) bool {

@@ -258,24 +258,35 @@ func TestAPICalls(t *testing.T) {
 	})
 }
 
-// TestHoldStateDB: with state DB writes held too, a runner that does not
-// hold locks across writes still replays exactly.
+// TestHoldStateDB: state DB writes are held by default. The reference
+// runner (whose locks held across writes are channels, so that its
+// goroutines waiting for them are durably blocked) settles and replays
+// exactly with them held, on the seed whose failing writes used to race a
+// sibling task (3627536103417198808); the minimal runner replays with
+// every hold set.
 func TestHoldStateDB(t *testing.T) {
-	run := func(hold Hold) []byte {
+	run := func(f interfaces.Factory, seed uint64, hold Hold) []byte {
 		var out []byte
 		synctest.Test(t, func(t *testing.T) {
-			sc := scenario.Generate(42, scenario.Options{})
-			w, err := Run(Config{Scenario: sc, Factory: minimalFactory(), Hold: hold})
+			sc := scenario.Generate(seed, scenario.Options{})
+			w, err := Run(Config{Scenario: sc, Factory: f, Hold: hold})
 			must.NoError(t, err)
 			out = traceBytes(t, w)
 		})
 		return out
 	}
-	for _, h := range []Hold{HoldDriver | HoldCSI | HoldStateDB, HoldNone} {
-		must.Eq(t, string(run(h)), string(run(h)))
+	for _, h := range []Hold{0, HoldDriver | HoldCSI, HoldNone} {
+		must.Eq(t, string(run(minimalFactory(), 42, h)), string(run(minimalFactory(), 42, h)))
 	}
+	const raced = 3627536103417198808
+	ref := run(referenceFactory(), raced, 0)
+	must.StrContains(t, string(ref), `"op":"statedb_write_failure put `, must.Sprint("the seed must fail state DB writes"))
+	must.Eq(t, string(ref), string(run(referenceFactory(), raced, 0)))
+
 	must.True(t, Hold(0).has(HoldDriver))
-	must.False(t, Hold(0).has(HoldStateDB))
+	must.True(t, Hold(0).has(HoldStateDB))
+	must.True(t, Hold(0).has(HoldRPC))
+	must.False(t, (HoldDriver | HoldCSI).has(HoldStateDB))
 	must.False(t, (HoldNone | HoldDriver).has(HoldDriver))
 }
 

@@ -4,10 +4,18 @@ import "sync"
 
 // lifecycle is the alloc runner's run/shutdown/destroy bookkeeping: which
 // of them were asked for, whether the task runners were launched, and the
-// channels AR-1 promises. Every flag is guarded by mu; every channel is
-// closed once.
+// channels AR-1 promises. Every flag but destroyed is guarded by mu;
+// destroyed is guarded by persistSem. Every channel is closed once.
 type lifecycle struct {
 	mu sync.Mutex
+	// persistSem guards destroyed and is held across the state DB writes
+	// that must not resurrect a deleted alloc bucket. A binary semaphore
+	// (a channel of capacity one) rather than a mutex: a simulator may
+	// hold a state DB write at its gate, and a goroutine waiting on a
+	// channel is durably blocked, so its settle (synctest.Wait) still
+	// returns (DESIGN "Quiescence"). mu is never held across a write.
+	persistSem chan struct{}
+	destroyed  bool
 	// runStarted: Run began its work. runDisabled: Shutdown or Destroy
 	// came first, so Run does nothing.
 	runStarted, runDisabled bool
@@ -23,7 +31,7 @@ type lifecycle struct {
 	// killersClosed: Run no longer accepts background kill procedures.
 	killersClosed bool
 
-	shutdownLaunched, destroyLaunched, destroyed bool
+	shutdownLaunched, destroyLaunched bool
 
 	launchDecided                               chan struct{}
 	waitCh, destroyCh, shutdownCh               chan struct{}
@@ -31,6 +39,7 @@ type lifecycle struct {
 }
 
 func (l *lifecycle) init() {
+	l.persistSem = make(chan struct{}, 1)
 	l.launchDecided = make(chan struct{})
 	l.waitCh = make(chan struct{})
 	l.destroyCh = make(chan struct{})
@@ -134,8 +143,8 @@ func (l *lifecycle) isShuttingDown() bool {
 }
 
 func (l *lifecycle) isDestroyed() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	l.persistSem <- struct{}{}
+	defer func() { <-l.persistSem }()
 	return l.destroyed
 }
 
@@ -191,8 +200,8 @@ func (l *lifecycle) requestDestroy() (runStarted, afterShutdown, ok bool) {
 // unlessDestroyed runs fn under the lock unless the runner is destroyed,
 // so that a persist never resurrects a deleted alloc bucket.
 func (l *lifecycle) unlessDestroyed(fn func() error) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	l.persistSem <- struct{}{}
+	defer func() { <-l.persistSem }()
 	if l.destroyed {
 		return nil
 	}
@@ -202,8 +211,8 @@ func (l *lifecycle) unlessDestroyed(fn func() error) error {
 // markDestroyed runs fn (the state DB delete) and marks the runner
 // destroyed, atomically with respect to unlessDestroyed.
 func (l *lifecycle) markDestroyed(fn func()) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	l.persistSem <- struct{}{}
+	defer func() { <-l.persistSem }()
 	fn()
 	l.destroyed = true
 }

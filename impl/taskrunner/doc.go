@@ -36,7 +36,14 @@
 // changes (PAUSE-7) and restore (PAUSE-10).
 //
 // Every task state change is persisted (task_state, STATE-2) and reported
-// through Config.StateUpdated with no task runner lock held. Time comes
-// only from Config.Clock and randomness only from Config.Rand (DET-1).
-// Lock order: pause gate, runner, persistence, task state.
+// through Config.StateUpdated with no task runner lock held; TaskState
+// shows a change once its write returned. Time comes only from
+// Config.Clock and randomness only from Config.Rand (DET-1).
+//
+// Locks held across a state DB write (the pause gate's, and one
+// persistence lock per key, task_state and local_state) are chanLocks,
+// never sync.Mutex: a simulator may hold the write, and a goroutine
+// waiting for a channel is durably blocked for testing/synctest (DET-3).
+// Lock order: pause gate, then the runner lock or the task_state lock;
+// either persistence lock, then the task state lock.
 package taskrunner

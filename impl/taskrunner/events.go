@@ -36,12 +36,18 @@ func (tr *TaskRunner) updateState(newState string, ev *structs.TaskEvent) {
 	tr.notify()
 }
 
-// changeState applies fn to the task state and persists the result; it
-// does not notify. A write error is logged: memory still advances
-// (STATE-2).
+// changeState applies fn to the task state, persists the result and then
+// publishes it to TaskState; it does not notify. Changes and writes are
+// serialised by taskStateMu, so task_state writes land in change order
+// (STATE-2). A write error is logged: memory still advances (STATE-2).
 func (tr *TaskRunner) changeState(fn func(ts *structs.TaskState)) {
-	tr.persistMu.Lock()
-	defer tr.persistMu.Unlock()
+	tr.taskStateMu.Lock()
+	defer tr.taskStateMu.Unlock()
+	tr.changeStateLocked(fn)
+}
+
+func (tr *TaskRunner) changeStateLocked(fn func(ts *structs.TaskState)) {
+	tr.taskStatePersisted = true
 	tr.stateMu.Lock()
 	fn(tr.state)
 	cp := tr.state.Copy()
@@ -49,6 +55,9 @@ func (tr *TaskRunner) changeState(fn func(ts *structs.TaskState)) {
 	if err := tr.cfg.StateDB.PutTaskState(tr.allocID, tr.taskName, cp); err != nil {
 		tr.logger.Error("failed to persist task state", "error", err)
 	}
+	tr.stateMu.Lock()
+	tr.published = tr.state.Copy()
+	tr.stateMu.Unlock()
 }
 
 // notify tells the alloc runner the task state changed; never called with
@@ -60,15 +69,37 @@ func (tr *TaskRunner) notify() {
 	tr.cfg.StateUpdated()
 }
 
-// persistTaskState writes the current task state as it is.
-func (tr *TaskRunner) persistTaskState() {
-	tr.changeState(func(*structs.TaskState) {})
+// persistFreshState writes the fresh state of construction (STATE-2: the
+// `Received` event) unless the DB has a task state for the task, which a
+// Restore is to load. If the DB cannot be read, Run writes it instead.
+func (tr *TaskRunner) persistFreshState() {
+	_, ts, err := tr.cfg.StateDB.GetTaskRunnerState(tr.allocID, tr.taskName)
+	switch {
+	case err != nil:
+		tr.logger.Warn("failed to read task state", "error", err)
+	case ts == nil:
+		tr.persistTaskStateOnce()
+	}
+}
+
+// persistTaskStateOnce writes the current task state as it is, unless it
+// was written or loaded since construction. Run calls it as it starts, in
+// case neither construction nor Restore could (an unreadable DB); it then
+// takes the task_state lock, which an alloc runner's kill rule may be
+// taking for the same task at the same instant (DET-3), so the normal
+// cases leave it nothing to do.
+func (tr *TaskRunner) persistTaskStateOnce() {
+	tr.taskStateMu.Lock()
+	defer tr.taskStateMu.Unlock()
+	if !tr.taskStatePersisted {
+		tr.changeStateLocked(func(*structs.TaskState) {})
+	}
 }
 
 // persistLocalState writes the local state (STATE-1 local_state).
 func (tr *TaskRunner) persistLocalState() error {
-	tr.persistMu.Lock()
-	defer tr.persistMu.Unlock()
+	tr.localStateMu.Lock()
+	defer tr.localStateMu.Unlock()
 	tr.stateMu.Lock()
 	cp := tr.localState.Copy()
 	tr.stateMu.Unlock()

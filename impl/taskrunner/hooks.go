@@ -128,13 +128,14 @@ func (tr *TaskRunner) runUpdateHooks(alloc *structs.Allocation) {
 
 // runStopHooks runs the stop hooks, once for the runner's life (AR-5).
 func (tr *TaskRunner) runStopHooks() {
-	tr.stopOnce.Do(func() {
-		for _, h := range tr.hooks {
-			if st, ok := h.(interfaces.TaskStopHook); ok {
-				if err := st.Stop(context.Background()); err != nil {
-					tr.logger.Error("stop hook failed", "hook", st.Name(), "error", err)
-				}
+	if !tr.stopped.CompareAndSwap(false, true) {
+		return
+	}
+	for _, h := range tr.hooks {
+		if st, ok := h.(interfaces.TaskStopHook); ok {
+			if err := st.Stop(context.Background()); err != nil {
+				tr.logger.Error("stop hook failed", "hook", st.Name(), "error", err)
 			}
 		}
-	})
+	}
 }

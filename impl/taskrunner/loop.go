@@ -22,7 +22,7 @@ func (tr *TaskRunner) Run() {
 	if tr.shutdownCtx.Err() != nil {
 		return
 	}
-	tr.persistTaskState()
+	tr.persistTaskStateOnce()
 	for _, r := range pending {
 		tr.startPauseStop(r)
 	}

@@ -2,7 +2,6 @@ package taskrunner
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/allocsim/allocsim/model/pause"
@@ -39,7 +38,9 @@ type pauseGate struct {
 	host  pauseHost
 	local *time.Location
 
-	mu         sync.Mutex
+	// mu is a chanLock: a step persists the task state (commitPause)
+	// with it held.
+	mu         chanLock
 	m          pause.Machine
 	sched      *schedule.Schedule
 	compiled   *schedule.Compiled
@@ -71,7 +72,7 @@ func (p pausePost) do(h pauseHost) {
 // newPauseGate returns the gate of task with schedule s (nil: unscheduled),
 // reading empty and "Local" zones as local (SCHED-4; nil: UTC).
 func newPauseGate(host pauseHost, task string, s *schedule.Schedule, local *time.Location) *pauseGate {
-	g := &pauseGate{host: host, local: local, changed: make(chan struct{})}
+	g := &pauseGate{host: host, local: local, mu: newChanLock(), changed: make(chan struct{})}
 	g.setScheduleLocked(s)
 	g.m = pause.New(task, pause.ScheduleKey(s))
 	return g

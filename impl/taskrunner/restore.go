@@ -16,7 +16,10 @@ import (
 // a system job, appends `Failed Restoring Task` (pending) and makes Run
 // wait for the servers. The restored Paused value seeds the pause gate
 // (PAUSE-10). Only a failed state read is an error. StateUpdated is not
-// called during Restore.
+// called during Restore. A task without a persisted task state keeps the
+// fresh one, persisted by construction (or here, if construction could
+// not read the DB), so that Run's start never races an alloc runner's
+// kill rule for the task's state (DET-3).
 func (tr *TaskRunner) Restore() error {
 	tr.quiet.Store(true)
 	defer tr.quiet.Store(false)
@@ -32,11 +35,18 @@ func (tr *TaskRunner) Restore() error {
 		tr.localState = ls
 	}
 	if ts != nil {
-		tr.state = ts
+		tr.state, tr.published = ts, ts.Copy()
 	}
 	st, paused := tr.state.State, tr.state.Paused
 	handle, complete := tr.localState.TaskHandle.Copy(), tr.localState.RunComplete
 	tr.stateMu.Unlock()
+	if ts != nil {
+		tr.taskStateMu.Lock()
+		tr.taskStatePersisted = true // loaded: Run does not write it again
+		tr.taskStateMu.Unlock()
+	} else {
+		tr.persistTaskStateOnce() // none loaded: the fresh one, if not yet
+	}
 
 	var run *driverRun
 	if handle != nil && st != structs.TaskStateDead {

@@ -41,7 +41,7 @@ type TaskRunner struct {
 
 	waitCh    chan struct{} // closed when Run returns
 	restartCh chan struct{} // an alloc restart of a dead task (buffer 1)
-	stopOnce  sync.Once     // stop hooks run once
+	stopped   atomic.Bool   // the stop hooks ran (they run once)
 	bg        sync.WaitGroup
 	quiet     atomic.Bool // Restore in progress: no StateUpdated calls
 
@@ -58,35 +58,54 @@ type TaskRunner struct {
 	pendingPauseStops []*driverRun
 	killErr           error
 
-	// persistMu serialises task state and local state writes so the DB
-	// never gets an older copy after a newer one.
-	persistMu sync.Mutex
-	// stateMu guards state and localState.
+	// taskStateMu serialises task state changes with their task_state
+	// writes, localStateMu the local_state writes, so the DB never gets an
+	// older copy of either after a newer one (STATE-2). One lock per key:
+	// a goroutine writing one key never waits for a write of the other.
+	// chanLocks: each is held across its write, which a simulator may
+	// hold. taskStatePersisted (guarded by taskStateMu) tells whether the
+	// task state was written (or loaded) since construction.
+	taskStateMu        chanLock
+	localStateMu       chanLock
+	taskStatePersisted bool
+	// stateMu guards state, published and localState. state is the
+	// working task state, changed only with taskStateMu held; published is
+	// what TaskState returns: the state as of the last task_state write,
+	// set once the write returned (whatever its outcome, STATE-2). So what
+	// other goroutines (the alloc runner's kill rules) see advances at the
+	// injected write, a point a simulator orders, never while the change
+	// is still in flight (DET-3).
 	stateMu    sync.Mutex
 	state      *structs.TaskState
+	published  *structs.TaskState
 	localState *state.LocalState
 }
 
-// NewTaskRunner builds a task runner; it appends Received (AR-6). The
-// state is neither persisted nor reported here: Restore may replace it
-// (STATE-3), and Run persists it when it starts.
+// NewTaskRunner builds a task runner; it appends Received (AR-6) and
+// persists that fresh state (STATE-2) unless the DB holds a task state
+// for the task already, which Restore is to load (STATE-3): Restore then
+// replaces the fresh state. Either way the task state is in the DB before
+// the runner is handed out, so no goroutine's first change races another
+// one to write the first copy (DET-3). It is not reported here.
 func NewTaskRunner(cfg *Config) (*TaskRunner, error) {
 	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	tr := &TaskRunner{
-		cfg:        c,
-		clock:      c.Clock,
-		allocID:    c.Alloc.ID,
-		taskName:   c.Task.Name,
-		driverID:   drivers.TaskID(c.Alloc.ID, c.Task.Name),
-		waitCh:     make(chan struct{}),
-		restartCh:  make(chan struct{}, 1),
-		task:       c.Task,
-		alloc:      c.Alloc,
-		state:      structs.NewTaskState(),
-		localState: state.NewLocalState(),
+		cfg:          c,
+		clock:        c.Clock,
+		allocID:      c.Alloc.ID,
+		taskName:     c.Task.Name,
+		driverID:     drivers.TaskID(c.Alloc.ID, c.Task.Name),
+		waitCh:       make(chan struct{}),
+		restartCh:    make(chan struct{}, 1),
+		taskStateMu:  newChanLock(),
+		localStateMu: newChanLock(),
+		task:         c.Task,
+		alloc:        c.Alloc,
+		state:        structs.NewTaskState(),
+		localState:   state.NewLocalState(),
 	}
 	tr.logger = c.Logger.With("alloc_id", tr.allocID, "task", tr.taskName)
 	tr.killCtx, tr.killCancel = context.WithCancel(context.Background())
@@ -100,6 +119,8 @@ func NewTaskRunner(cfg *Config) (*TaskRunner, error) {
 	tr.hooks = tr.buildHooks()
 
 	tr.state.AppendEvent(structs.NewTaskEvent(structs.TaskReceived, tr.clock.Now()))
+	tr.published = tr.state.Copy()
+	tr.persistFreshState()
 	return tr, nil
 }
 
@@ -127,11 +148,12 @@ func (tr *TaskRunner) Alloc() *structs.Allocation {
 	return tr.alloc
 }
 
-// TaskState returns a copy of the task's state.
+// TaskState returns a copy of the task's state as of its last task_state
+// write (a change in flight shows once its write returned).
 func (tr *TaskRunner) TaskState() *structs.TaskState {
 	tr.stateMu.Lock()
 	defer tr.stateMu.Unlock()
-	return tr.state.Copy()
+	return tr.published.Copy()
 }
 
 // LocalState returns a copy of the runner's local state (STATE-1).
