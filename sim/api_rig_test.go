@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/agent"
-	"github.com/allocsim/allocsim/impl/client"
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/reference"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim"
@@ -60,10 +60,8 @@ var routings = []routing{local, forwarded}
 // 09:00 New York window of nyWindow.
 var apiStart = time.Date(2024, 6, 14, 12, 55, 0, 0, time.UTC)
 
-// referenceFactory is the reference client with its default runner.
-func referenceFactory() interfaces.Factory {
-	return interfaces.Factory{Name: "reference", NewClient: client.New}
-}
+// referenceFactory is the reference runner under test.
+func referenceFactory() interfaces.Factory { return reference.Factory }
 
 // apiScenario is a run without scenario jobs or calls: everything happens
 // through the API.

@@ -24,7 +24,8 @@
 //	}
 //
 // sim.Run(cfg) does New, Start, Run (to the scenario's end) and Close.
-// Factory.NewClient is required: the simulator has no default client.
+// Factory.NewClient and Factory.NewAllocRunner are both required: the
+// simulator has no default runner (impl/reference names the built-in ones).
 //
 // # How time advances (one event queue, one barrier per instant)
 //
@@ -89,9 +90,9 @@
 //
 // # Observation and the trace
 //
-// Runners are observed through a StateUpdater wrapper when the factory
-// gives an AllocRunnerFactory, else through AllocRunner.Listener; the
-// world traces, per settled instant, each alloc's client status change,
+// Runners are observed through a wrapper of the StateUpdater their
+// factory is given (the client must build runners with the
+// AllocRunnerFactory of its options); the world traces, per settled instant, each alloc's client status change,
 // each task's state change and each new task event. The driver's OnEvent,
 // the transport, the CSI plugin, the state DB's fault hook and the server
 // trace their own records; hook telemetry is read from the InmemSink at

@@ -5,26 +5,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/client"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/minimal"
+	"github.com/allocsim/allocsim/impl/reference"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
 )
 
-// referenceFactory is the reference client with its default runner
-// (impl/allocrunner), observed through AllocRunner.Listener.
-func referenceFactory() interfaces.Factory {
-	return interfaces.Factory{Name: "reference", NewClient: client.New}
-}
+// referenceFactory is the reference runner under test.
+func referenceFactory() interfaces.Factory { return reference.Factory }
 
 // minimalFactory is the minimal runner on the reference client.
-func minimalFactory() interfaces.Factory {
-	f := minimal.Factory
-	f.NewClient = client.New
-	return f
-}
+func minimalFactory() interfaces.Factory { return reference.Minimal }
 
 var start = time.Date(2024, 6, 14, 8, 55, 0, 0, time.UTC)
 

@@ -4,15 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/drivers/mock"
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/sim/seeds"
 	"github.com/allocsim/allocsim/sim/trace"
 	"github.com/allocsim/allocsim/sim/transport"
@@ -33,21 +32,13 @@ type incarnation struct {
 	client interfaces.Client
 	conn   *transport.Conn
 	driver *mock.Driver
-	db     state.StateDB
+	db     interfaces.StateDB
 	// alive is false from the crash (or the end) on: pushes are no longer
 	// traced.
 	alive atomic.Bool
 	// down is true once Shutdown returned: any activity after that is a
 	// leak.
 	down atomic.Bool
-
-	mu        sync.Mutex
-	listeners map[string]interfaces.AllocListener
-
-	// Listener bookkeeping, used only by the world's loop (listen).
-	listenIDs   []string
-	listenIndex uint64
-	pending     map[string]bool
 }
 
 // startIncarnation starts the next client incarnation: a fresh mock
@@ -64,8 +55,7 @@ func (w *World) startIncarnation() error {
 		return errAlreadyRunning
 	}
 	w.incN++
-	inc := &incarnation{n: w.incN, label: fmt.Sprintf("%s/%d", w.id, w.incN), db: w.db,
-		listeners: map[string]interfaces.AllocListener{}}
+	inc := &incarnation{n: w.incN, label: fmt.Sprintf("%s/%d", w.id, w.incN), db: w.db}
 	inc.alive.Store(true)
 	// It is the current incarnation from now on: its restore writes are
 	// traced and held like any others.
@@ -176,12 +166,6 @@ func (w *World) shutdown(inc *incarnation) {
 	inc.client.Shutdown()
 	inc.down.Store(true)
 	inc.driver.Close()
-	inc.mu.Lock()
-	for _, l := range inc.listeners {
-		l.Close()
-	}
-	inc.listeners = map[string]interfaces.AllocListener{}
-	inc.mu.Unlock()
 	w.mu.Lock()
 	w.retired = append(w.retired, inc)
 	w.mu.Unlock()

@@ -10,7 +10,7 @@ import (
 )
 
 // observedAlloc is what the world knows of one alloc's client state: the
-// latest state a runner pushed (or its listener delivered) and the state
+// latest state a runner pushed and the state
 // last written to the trace.
 type observedAlloc struct {
 	latest *structs.Allocation
@@ -35,13 +35,12 @@ func (u updaterTap) AllocStateUpdated(a *structs.Allocation) {
 
 func (u updaterTap) PutAllocation(a *structs.Allocation) error { return u.next.PutAllocation(a) }
 
-// runnerFactory wraps the runner factory under test with the tap; nil
-// (the client's default runner) stays nil, and the world listens instead.
+// runnerFactory wraps the runner factory under test with the tap: the
+// client under test must build its alloc runners with the factory it is
+// given (ClientOptions.AllocRunnerFactory), which is how the world sees
+// what they compute.
 func (w *World) runnerFactory(inc *incarnation) interfaces.AllocRunnerFactory {
 	f := w.cfg.Factory.NewAllocRunner
-	if f == nil {
-		return nil
-	}
 	return func(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
 		c := *cfg
 		if c.StateUpdater != nil {
@@ -73,87 +72,6 @@ func (w *World) observe(inc *incarnation, a *structs.Allocation) {
 		w.observed[a.ID] = o
 	}
 	o.latest, o.dirty = c, true
-}
-
-// listen subscribes to runners the world cannot tap (nil runner factory)
-// and drains every subscription, keeping each alloc's newest state. The
-// server's alloc set is re-read only when its index moved; allocs the
-// client has no runner for yet stay pending and are retried each instant.
-func (w *World) listen() {
-	if w.cfg.Factory.NewAllocRunner != nil {
-		return
-	}
-	w.mu.Lock()
-	inc := w.inc
-	w.mu.Unlock()
-	if inc == nil {
-		return
-	}
-	if idx := w.srv.Index(); idx != inc.listenIndex || inc.pending == nil {
-		inc.listenIndex = idx
-		if inc.pending == nil {
-			inc.pending = map[string]bool{}
-		}
-		inc.mu.Lock()
-		for _, id := range w.srv.NodeAllocIDs(w.node.NodeID) {
-			if _, ok := inc.listeners[id]; !ok {
-				inc.pending[id] = true
-			}
-		}
-		inc.mu.Unlock()
-	}
-	if len(inc.pending) > 0 {
-		w.subscribe(inc)
-	}
-	inc.mu.Lock()
-	ls := make([]interfaces.AllocListener, 0, len(inc.listenIDs))
-	for _, id := range inc.listenIDs {
-		if l, ok := inc.listeners[id]; ok {
-			ls = append(ls, l)
-		}
-	}
-	inc.mu.Unlock()
-	for _, l := range ls {
-		for drained := false; !drained; {
-			select {
-			case a, ok := <-l.Ch():
-				if !ok {
-					drained = true
-					break
-				}
-				w.observe(inc, a)
-			default:
-				drained = true
-			}
-		}
-	}
-}
-
-// subscribe listens to the runners of pending allocs that now have one.
-func (w *World) subscribe(inc *incarnation) {
-	ids := make([]string, 0, len(inc.pending))
-	for id := range inc.pending {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		ar, ok := inc.client.AllocRunner(id)
-		if !ok {
-			continue
-		}
-		delete(inc.pending, id)
-		l := ar.Listener()
-		if l == nil {
-			continue
-		}
-		inc.mu.Lock()
-		inc.listeners[id] = l
-		inc.mu.Unlock()
-		i, _ := slices.BinarySearch(inc.listenIDs, id)
-		inc.listenIDs = slices.Insert(inc.listenIDs, i, id)
-		// The runner's current state, in case it pushed before we listened.
-		w.observe(inc, ar.Alloc())
-	}
 }
 
 // traceStates writes what changed in each pushed alloc since it was last

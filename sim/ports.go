@@ -5,11 +5,10 @@ import (
 	"errors"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/drivers/mock"
-	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	metrics "github.com/hashicorp/go-metrics"
 )
 
@@ -114,7 +113,7 @@ type csiPort struct {
 
 var _ interfaces.CSIManager = csiPort{}
 
-func (p csiPort) MountVolume(ctx context.Context, allocID, alias string, vol *structs.VolumeRequest) (*hookres.CSIMountPoint, error) {
+func (p csiPort) MountVolume(ctx context.Context, allocID, alias string, vol *structs.VolumeRequest) (*interfaces.CSIMountPoint, error) {
 	if !p.inc.live() {
 		return nil, errCrashed
 	}

@@ -85,7 +85,6 @@ func (w *World) settle() {
 	w.steps++
 	w.mu.Unlock()
 	w.checkRetired()
-	w.listen()
 	w.rec.Flush()
 	w.traceStates()
 	w.rec.Flush()

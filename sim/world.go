@@ -32,16 +32,19 @@ const (
 	Region     = "global"
 )
 
-var errNoClientFactory = errors.New("sim: Factory.NewClient is nil: the simulator has no default client (pass e.g. client.New)")
+var (
+	errNoClientFactory = errors.New("sim: Factory.NewClient is nil: the simulator has no default client (impl/reference names the built-in runners)")
+	errNoRunnerFactory = errors.New("sim: Factory.NewAllocRunner is nil: the simulator has no default alloc runner (impl/reference names the built-in runners)")
+)
 
 // Config configures a World.
 type Config struct {
 	// Scenario is the run (validated by New).
 	Scenario scenario.Scenario
-	// Factory is the runner under test. NewClient is required: the
-	// simulator has no default client. NewAllocRunner may be nil (the
-	// client's default runner); the world then observes runners through
-	// AllocRunner.Listener instead of wrapping their StateUpdater.
+	// Factory is the runner under test; NewClient and NewAllocRunner are
+	// both required. The world wraps NewAllocRunner to observe the
+	// runners' StateUpdater, so the client must build its runners with
+	// ClientOptions.AllocRunnerFactory.
 	Factory interfaces.Factory
 	// Logger is handed to the client; nil discards.
 	Logger *slog.Logger
@@ -114,7 +117,7 @@ type World struct {
 	logger *slog.Logger
 
 	mu         sync.Mutex
-	db         state.StateDB
+	db         interfaces.StateDB
 	inc        *incarnation
 	incN       int
 	retired    []*incarnation
@@ -136,6 +139,9 @@ func New(cfg Config) (*World, error) {
 	sc := cfg.Scenario
 	if cfg.Factory.NewClient == nil {
 		return nil, errNoClientFactory
+	}
+	if cfg.Factory.NewAllocRunner == nil {
+		return nil, errNoRunnerFactory
 	}
 	if err := sc.Validate(); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)

@@ -296,6 +296,8 @@ func TestConfigErrors(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		_, err := New(Config{Scenario: simpleScenario(nil)})
 		must.ErrorIs(t, err, errNoClientFactory)
+		_, err = New(Config{Scenario: simpleScenario(nil), Factory: interfaces.Factory{Name: "half", NewClient: minimalFactory().NewClient}})
+		must.ErrorIs(t, err, errNoRunnerFactory)
 		bad := simpleScenario(nil)
 		bad.Duration = 0
 		_, err = New(Config{Scenario: bad, Factory: minimalFactory()})
@@ -306,7 +308,8 @@ func TestConfigErrors(t *testing.T) {
 		must.ErrorContains(t, err, "local zone")
 
 		boom := errors.New("boom")
-		f := interfaces.Factory{Name: "broken", NewClient: func(*interfaces.ClientOptions) (interfaces.Client, error) { return nil, boom }}
+		f := interfaces.Factory{Name: "broken", NewAllocRunner: minimalFactory().NewAllocRunner,
+			NewClient: func(*interfaces.ClientOptions) (interfaces.Client, error) { return nil, boom }}
 		w, err := Run(Config{Scenario: simpleScenario(nil), Factory: f})
 		must.ErrorIs(t, err, boom)
 		must.NotNil(t, w)

@@ -9,10 +9,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/benbjohnson/clock"
 )
 
-// AllocDir is the Interface over a storage: the real file system (NewDisk)
+// AllocDir implements interfaces.AllocDir over a storage: the real file system (NewDisk)
 // or a MemFS (NewMem). It also implements Writer.
 type AllocDir struct {
 	id    string
@@ -24,13 +25,13 @@ type AllocDir struct {
 	poll  time.Duration
 
 	mu    sync.Mutex
-	tasks map[string]*TaskDir
+	tasks map[string]*interfaces.TaskDir
 	built bool
 }
 
 var (
-	_ Interface = (*AllocDir)(nil)
-	_ Writer    = (*AllocDir)(nil)
+	_ interfaces.AllocDir = (*AllocDir)(nil)
+	_ Writer              = (*AllocDir)(nil)
 )
 
 // NewDisk returns the alloc dir of allocID under cfg.Root on the real file
@@ -51,8 +52,8 @@ func NewDisk(cfg Config, allocID string) *AllocDir {
 }
 
 // DiskFactory returns a Factory of NewDisk alloc dirs sharing cfg.
-func DiskFactory(cfg Config) Factory {
-	return func(allocID string) Interface { return NewDisk(cfg, allocID) }
+func DiskFactory(cfg Config) interfaces.AllocDirFactory {
+	return func(allocID string) interfaces.AllocDir { return NewDisk(cfg, allocID) }
 }
 
 // NewMem returns the alloc dir of allocID under cfg.Root inside fsys. A nil
@@ -76,11 +77,11 @@ func NewMem(fsys *MemFS, cfg Config, allocID string) *AllocDir {
 
 // MemFactory returns a Factory of NewMem alloc dirs sharing fsys (nil
 // means one new MemFS on cfg.Clock) and cfg.
-func MemFactory(fsys *MemFS, cfg Config) Factory {
+func MemFactory(fsys *MemFS, cfg Config) interfaces.AllocDirFactory {
 	if fsys == nil {
 		fsys = NewMemFS(cfg.Clock)
 	}
-	return func(allocID string) Interface { return NewMem(fsys, cfg, allocID) }
+	return func(allocID string) interfaces.AllocDir { return NewMem(fsys, cfg, allocID) }
 }
 
 func newAllocDir(s storage, root, id string, clk clock.Clock, poll time.Duration) *AllocDir {
@@ -93,18 +94,18 @@ func newAllocDir(s storage, root, id string, clk clock.Clock, poll time.Duration
 		store: s,
 		clock: clk,
 		poll:  poll,
-		tasks: map[string]*TaskDir{},
+		tasks: map[string]*interfaces.TaskDir{},
 	}
 }
 
-// AllocDirPath implements Interface.
+// AllocDirPath implements interfaces.AllocDir.
 func (a *AllocDir) AllocDirPath() string { return a.dir }
 
-// ShareDirPath implements Interface.
+// ShareDirPath implements interfaces.AllocDir.
 func (a *AllocDir) ShareDirPath() string { return a.share }
 
-// NewTaskDir implements Interface.
-func (a *AllocDir) NewTaskDir(task string) *TaskDir {
+// NewTaskDir implements interfaces.AllocDir.
+func (a *AllocDir) NewTaskDir(task string) *interfaces.TaskDir {
 	td := NewTaskDirLayout(a.dir, task, func(path string, mode fs.FileMode) error {
 		return makeDir(a.store, path, mode)
 	})
@@ -114,14 +115,14 @@ func (a *AllocDir) NewTaskDir(task string) *TaskDir {
 	return td
 }
 
-// GetTaskDir implements Interface.
-func (a *AllocDir) GetTaskDir(task string) *TaskDir {
+// GetTaskDir implements interfaces.AllocDir.
+func (a *AllocDir) GetTaskDir(task string) *interfaces.TaskDir {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.tasks[task]
 }
 
-// Build implements Interface (ADIR-2, ADIR-3). A missing root is made with
+// Build implements interfaces.AllocDir (ADIR-2, ADIR-3). A missing root is made with
 // RootDirMode; an existing one is left alone.
 func (a *AllocDir) Build() error {
 	a.mu.Lock()
@@ -153,7 +154,7 @@ func (a *AllocDir) Build() error {
 	return nil
 }
 
-// Destroy implements Interface: it removes each entry of the alloc dir,
+// Destroy implements interfaces.AllocDir: it removes each entry of the alloc dir,
 // then the dir, and joins every failure.
 func (a *AllocDir) Destroy() error {
 	a.mu.Lock()
@@ -176,10 +177,10 @@ func (a *AllocDir) Destroy() error {
 	return errors.Join(errs...)
 }
 
-// Move implements Interface (ADIR-3). It works on paths, so other may be
+// Move implements interfaces.AllocDir (ADIR-3). It works on paths, so other may be
 // any implementation on the same storage; an *AllocDir on another storage
 // is refused. Tasks are moved in name order; the first failure stops.
-func (a *AllocDir) Move(other Interface, tasks []string) error {
+func (a *AllocDir) Move(other interfaces.AllocDir, tasks []string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if !a.built {

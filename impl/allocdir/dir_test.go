@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/benbjohnson/clock"
 	"github.com/shoenig/test/must"
 )
@@ -256,5 +257,5 @@ func TestMisuse(t *testing.T) {
 	a := NewMem(nil, Config{}, "a1")
 	must.NoError(t, a.Build())
 	must.EqError(t, a.Move(nil, nil), "error moving data dir: no alloc dir to move from")
-	must.ErrorContains(t, (&TaskDir{Dir: "/x"}).Build(), "task dir /x has no storage")
+	must.ErrorContains(t, (&interfaces.TaskDir{Dir: "/x"}).Build(), "task dir /x has no storage")
 }

@@ -1,8 +1,9 @@
 // Package allocdir lays out and serves an allocation's directory tree (SPEC
-// §6, ADIR-1..ADIR-5): the Interface, one AllocDir type over two storages
-// (the real file system, NewDisk, and an in-memory tree whose times come from
-// the injected clock, NewMem), and the Factory the alloc runner builds them
-// with. Package allocdirtest holds the conformance suite every
+// §6, ADIR-1..ADIR-5): one AllocDir type implementing the contract's
+// interfaces.AllocDir over two storages (the real file system, NewDisk, and
+// an in-memory tree whose times come from the injected clock, NewMem), and
+// the interfaces.AllocDirFactory values the alloc runner builds them with
+// (DiskFactory, MemFactory). Package allocdirtest holds the conformance suite every
 // implementation passes.
 //
 // Layout of one alloc dir (ADIR-2), under Config.Root (0711 when Build

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
 )
 
 // maxSymlinks bounds symlink resolution, as Linux does.
@@ -144,7 +146,7 @@ func (a *AllocDir) confineWrite(path string, followLast bool) (target, error) {
 // path is echoed as given.
 func (a *AllocDir) readProhibited(path string, t target) error {
 	a.mu.Lock()
-	dirs := make([]*TaskDir, 0, len(a.tasks))
+	dirs := make([]*interfaces.TaskDir, 0, len(a.tasks))
 	for _, name := range slices.Sorted(maps.Keys(a.tasks)) {
 		dirs = append(dirs, a.tasks[name])
 	}

@@ -7,13 +7,15 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
 )
 
 // sniffLen is how much of a file Stat gives http.DetectContentType.
 const sniffLen = 512
 
-// List implements Interface (ADIR-5).
-func (a *AllocDir) List(path string) ([]*AllocFileInfo, error) {
+// List implements interfaces.AllocDir (ADIR-5).
+func (a *AllocDir) List(path string) ([]*interfaces.AllocFileInfo, error) {
 	t, err := a.confine(path)
 	if err != nil {
 		return nil, err
@@ -22,16 +24,16 @@ func (a *AllocDir) List(path string) ([]*AllocFileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*AllocFileInfo, 0, len(infos))
+	out := make([]*interfaces.AllocFileInfo, 0, len(infos))
 	for _, info := range infos {
 		out = append(out, fileInfo(info.Name(), info))
 	}
 	return out, nil
 }
 
-// Stat implements Interface (ADIR-5). It follows symlinks, like os.Stat;
+// Stat implements interfaces.AllocDir (ADIR-5). It follows symlinks, like os.Stat;
 // Name is the last element of the path as given.
-func (a *AllocDir) Stat(path string) (*AllocFileInfo, error) {
+func (a *AllocDir) Stat(path string) (*interfaces.AllocFileInfo, error) {
 	t, err := a.confine(path)
 	if err != nil {
 		return nil, err
@@ -45,8 +47,8 @@ func (a *AllocDir) Stat(path string) (*AllocFileInfo, error) {
 	return fi, nil
 }
 
-func fileInfo(name string, info fs.FileInfo) *AllocFileInfo {
-	return &AllocFileInfo{
+func fileInfo(name string, info fs.FileInfo) *interfaces.AllocFileInfo {
+	return &interfaces.AllocFileInfo{
 		Name:     name,
 		IsDir:    info.IsDir(),
 		Size:     info.Size(),
@@ -78,7 +80,7 @@ func (a *AllocDir) contentType(t target, info fs.FileInfo) string {
 	return http.DetectContentType(buf[:n])
 }
 
-// ReadAt implements Interface (ADIR-4, ADIR-5).
+// ReadAt implements interfaces.AllocDir (ADIR-4, ADIR-5).
 func (a *AllocDir) ReadAt(path string, offset int64) (io.ReadCloser, error) {
 	t, err := a.confine(path)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/benbjohnson/clock"
 )
 
@@ -20,7 +21,7 @@ func escapeFixture(tb testing.TB) (disk, mem *allocdir.AllocDir) {
 	root := filepath.Join(tb.TempDir(), "alloc")
 	clk := clock.NewMock()
 	mfs := allocdir.NewMemFS(clk)
-	for _, f := range []allocdir.Factory{
+	for _, f := range []interfaces.AllocDirFactory{
 		allocdir.DiskFactory(allocdir.Config{Root: root, Clock: clk}),
 		allocdir.MemFactory(mfs, allocdir.Config{Root: root}),
 	} {

@@ -59,5 +59,4 @@ const (
 	msgOtherStorage    = "other alloc dir %s is on another storage"
 	msgDestroyFailed   = "failed to remove %s: %w"
 	msgNoOther         = "no alloc dir to move from"
-	msgNoStorage       = "task dir %s has no storage: make it with NewTaskDirLayout"
 )

@@ -14,7 +14,7 @@ import (
 // errorLogMode is the mode of the ERROR.log entry (ADIR-5).
 const errorLogMode = 0o666
 
-// Snapshot implements Interface (ADIR-5): a tar of alloc/data, then each
+// Snapshot implements interfaces.AllocDir (ADIR-5): a tar of alloc/data, then each
 // registered task's local dir in task name order, each walked lexically
 // without following symlinks. Entry names are relative to the alloc dir;
 // directories (the roots included) and symlinks are header-only. A root

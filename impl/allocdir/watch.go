@@ -4,9 +4,11 @@ import (
 	"context"
 	"io/fs"
 	"time"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
 )
 
-// BlockUntilExists implements Interface (ADIR-5). The ticker is armed
+// BlockUntilExists implements interfaces.AllocDir (ADIR-5). The ticker is armed
 // before it returns; each poll re-runs the escape check, and a path that
 // now escapes (or fails the check) gets that error instead of nil. When ctx
 // is done at a wake-up, ctx's error wins over a found path.
@@ -79,11 +81,11 @@ func classify(prevSize int64, prevMod time.Time, info fs.FileInfo) changeKind {
 	return unchanged
 }
 
-// ChangeEvents implements Interface (ADIR-5); see FileChanges. The path
+// ChangeEvents implements interfaces.AllocDir (ADIR-5); see FileChanges. The path
 // must exist at the call (else the stat error, fs.ErrNotExist for a
 // missing file). A path that starts to escape counts as deleted; other
 // stat failures are retried at the next poll.
-func (a *AllocDir) ChangeEvents(ctx context.Context, path string, offset int64) (*FileChanges, error) {
+func (a *AllocDir) ChangeEvents(ctx context.Context, path string, offset int64) (*interfaces.FileChanges, error) {
 	t, err := a.confine(path)
 	if err != nil {
 		return nil, err
@@ -121,7 +123,7 @@ func (a *AllocDir) ChangeEvents(ctx context.Context, path string, offset int64) 
 			size, modTime = info.Size(), info.ModTime()
 		}
 	}()
-	return &FileChanges{Modified: mod, Truncated: trunc, Deleted: del}, nil
+	return &interfaces.FileChanges{Modified: mod, Truncated: trunc, Deleted: del}, nil
 }
 
 // watchStat is one ChangeEvents poll; a path that fails the escape check

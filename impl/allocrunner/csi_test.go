@@ -8,6 +8,7 @@ import (
 	"github.com/shoenig/test/must"
 
 	"github.com/allocsim/allocsim/impl/hookres"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 )
@@ -23,12 +24,12 @@ func TestCSIHook_SetOnceComplete_HOOKRES2(t *testing.T) {
 		ar := h.start()
 		must.Eq(t, []string{"a", "b", "c"}, h.csi.mounted, must.Sprint("alias order"))
 		must.Eq(t, []int{0, 0, 0}, seen)
-		must.Eq(t, map[string]*hookres.CSIMountPoint{
+		must.Eq(t, map[string]*interfaces.CSIMountPoint{
 			"a": {Source: "/csi/a1/src-a"}, "b": {Source: "/csi/a1/src-b"}, "c": {Source: "/csi/a1/src-c"},
 		}, ar.hookResources.GetCSIMounts())
 		vols, err := h.db.GetAllocVolumes("a1")
 		must.NoError(t, err)
-		must.Eq(t, &state.CSIVolumeStub{VolumeID: "src-b", VolumeName: "vol-b", MountInfo: &state.CSIMountInfo{Source: "/csi/a1/src-b"}}, vols.CSIVolumes["b"])
+		must.Eq(t, &interfaces.CSIVolumeStub{VolumeID: "src-b", VolumeName: "vol-b", MountInfo: &interfaces.CSIMountPoint{Source: "/csi/a1/src-b"}}, vols.CSIVolumes["b"])
 		must.MapLen(t, 3, vols.CSIVolumes)
 		h.finish()
 		must.Eq(t, []string{"a", "b", "c"}, h.csi.unmounted)
@@ -79,7 +80,7 @@ func TestCSIHook_Unit(t *testing.T) {
 // nilMountCSI returns no mount point and no error.
 type nilMountCSI struct{ fakeCSI }
 
-func (*nilMountCSI) MountVolume(context.Context, string, string, *structs.VolumeRequest) (*hookres.CSIMountPoint, error) {
+func (*nilMountCSI) MountVolume(context.Context, string, string, *structs.VolumeRequest) (*interfaces.CSIMountPoint, error) {
 	return nil, nil
 }
 

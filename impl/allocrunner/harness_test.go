@@ -18,7 +18,6 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/hookstats/hookstatstest"
 	"github.com/allocsim/allocsim/impl/interfaces"
@@ -108,7 +107,7 @@ type fakeCSI struct {
 	reqs      map[string]*structs.VolumeRequest
 }
 
-func (c *fakeCSI) MountVolume(_ context.Context, allocID, alias string, vol *structs.VolumeRequest) (*hookres.CSIMountPoint, error) {
+func (c *fakeCSI) MountVolume(_ context.Context, allocID, alias string, vol *structs.VolumeRequest) (*interfaces.CSIMountPoint, error) {
 	if c.onMount != nil {
 		c.onMount(alias)
 	}
@@ -122,7 +121,7 @@ func (c *fakeCSI) MountVolume(_ context.Context, allocID, alias string, vol *str
 		c.reqs = map[string]*structs.VolumeRequest{}
 	}
 	c.reqs[alias] = vol
-	return &hookres.CSIMountPoint{Source: "/csi/" + allocID + "/" + vol.Source}, nil
+	return &interfaces.CSIMountPoint{Source: "/csi/" + allocID + "/" + vol.Source}, nil
 }
 
 func (c *fakeCSI) UnmountVolume(_ context.Context, _, alias string, _ *structs.VolumeRequest) error {
@@ -151,11 +150,11 @@ func (w *fakeWatcher) IsWaiting() bool { return true }
 
 type fakeMigrator struct {
 	fakeWatcher
-	migrated allocdir.Interface
+	migrated interfaces.AllocDir
 }
 
 func (m *fakeMigrator) IsMigrating() bool { return true }
-func (m *fakeMigrator) Migrate(_ context.Context, dest allocdir.Interface) error {
+func (m *fakeMigrator) Migrate(_ context.Context, dest interfaces.AllocDir) error {
 	m.migrated = dest
 	return m.err
 }

@@ -3,7 +3,6 @@ package allocrunner
 import (
 	"context"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/telemetry"
 )
@@ -12,7 +11,7 @@ import (
 // it in Destroy (AR-4, ADIR-3). Build is idempotent, so a restored alloc
 // rebuilds safely.
 type allocDirHook struct {
-	dir allocdir.Interface
+	dir interfaces.AllocDir
 }
 
 var (

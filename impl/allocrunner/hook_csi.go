@@ -11,7 +11,6 @@ import (
 
 	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/telemetry"
 )
@@ -34,11 +33,11 @@ type csiHook struct {
 	alloc   func() *structs.Allocation
 	mgr     interfaces.CSIManager
 	res     *hookres.HookResources
-	db      state.StateDB
+	db      interfaces.StateDB
 	logger  *slog.Logger
 
 	mu       sync.Mutex
-	restored map[string]*state.CSIVolumeStub
+	restored map[string]*interfaces.CSIVolumeStub
 	mounted  map[string]*structs.VolumeRequest
 }
 
@@ -48,7 +47,7 @@ var (
 )
 
 func newCSIHook(allocID string, alloc func() *structs.Allocation, mgr interfaces.CSIManager,
-	res *hookres.HookResources, db state.StateDB, logger *slog.Logger) *csiHook {
+	res *hookres.HookResources, db interfaces.StateDB, logger *slog.Logger) *csiHook {
 	return &csiHook{
 		allocID: allocID, alloc: alloc, mgr: mgr, res: res, db: db, logger: logger,
 		mounted: map[string]*structs.VolumeRequest{},
@@ -58,7 +57,7 @@ func newCSIHook(allocID string, alloc func() *structs.Allocation, mgr interfaces
 func (h *csiHook) Name() string { return telemetry.HookCSI }
 
 // restore adopts persisted stubs (Restore, STATE-3).
-func (h *csiHook) restore(v *state.AllocVolumes) {
+func (h *csiHook) restore(v *interfaces.AllocVolumes) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.restored = nil
@@ -68,11 +67,11 @@ func (h *csiHook) restore(v *state.AllocVolumes) {
 }
 
 // volumes returns the requests to mount and their stubs, by alias.
-func (h *csiHook) volumes() (map[string]*structs.VolumeRequest, map[string]*state.CSIVolumeStub) {
+func (h *csiHook) volumes() (map[string]*structs.VolumeRequest, map[string]*interfaces.CSIVolumeStub) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	reqs := map[string]*structs.VolumeRequest{}
-	stubs := map[string]*state.CSIVolumeStub{}
+	stubs := map[string]*interfaces.CSIVolumeStub{}
 	if len(h.restored) > 0 {
 		for alias, s := range h.restored {
 			if s == nil {
@@ -95,7 +94,7 @@ func (h *csiHook) volumes() (map[string]*structs.VolumeRequest, map[string]*stat
 		}
 		req := *v
 		reqs[alias] = &req
-		stubs[alias] = &state.CSIVolumeStub{VolumeID: v.Source, VolumeName: v.Name, ReadOnly: v.ReadOnly}
+		stubs[alias] = &interfaces.CSIVolumeStub{VolumeID: v.Source, VolumeName: v.Name, ReadOnly: v.ReadOnly}
 	}
 	return reqs, stubs
 }
@@ -105,7 +104,7 @@ func (h *csiHook) Prerun(ctx context.Context) error {
 	if len(reqs) == 0 {
 		return nil
 	}
-	mounts := make(map[string]*hookres.CSIMountPoint, len(reqs))
+	mounts := make(map[string]*interfaces.CSIMountPoint, len(reqs))
 	for _, alias := range slices.Sorted(maps.Keys(reqs)) {
 		if h.mgr == nil {
 			return fmt.Errorf(msgNoCSIManager, alias)
@@ -118,11 +117,11 @@ func (h *csiHook) Prerun(ctx context.Context) error {
 		if mp == nil {
 			return fmt.Errorf(msgCSINoMountPoint, alias)
 		}
-		mounts[alias] = &hookres.CSIMountPoint{Source: mp.Source, IsDevice: mp.IsDevice}
-		stubs[alias].MountInfo = &state.CSIMountInfo{Source: mp.Source, IsDevice: mp.IsDevice}
+		mounts[alias] = &interfaces.CSIMountPoint{Source: mp.Source, IsDevice: mp.IsDevice}
+		stubs[alias].MountInfo = &interfaces.CSIMountPoint{Source: mp.Source, IsDevice: mp.IsDevice}
 	}
 	h.res.SetCSIMounts(mounts) // HOOKRES-2: the complete map, set once
-	if err := h.db.PutAllocVolumes(h.allocID, &state.AllocVolumes{CSIVolumes: stubs}); err != nil {
+	if err := h.db.PutAllocVolumes(h.allocID, &interfaces.AllocVolumes{CSIVolumes: stubs}); err != nil {
 		h.logger.Error("failed to persist CSI volume stubs", "error", err)
 	}
 	return nil

@@ -3,7 +3,6 @@ package allocrunner
 import (
 	"context"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/telemetry"
 )
@@ -12,7 +11,7 @@ import (
 // (AR-4). A nil migrator makes it a no-op.
 type migrateDiskHook struct {
 	migrator interfaces.PrevAllocMigrator
-	dest     allocdir.Interface
+	dest     interfaces.AllocDir
 }
 
 var _ interfaces.RunnerPrerunHook = (*migrateDiskHook)(nil)

@@ -9,11 +9,10 @@ import (
 
 	"github.com/shoenig/test/must"
 
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/drivers/mock"
-	"github.com/allocsim/allocsim/impl/hookres"
-	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // Integration tests: the alloc runner with the reference task runner, the
@@ -200,7 +199,7 @@ func TestIntegration_ShutdownRestore_STATE3(t *testing.T) {
 		must.Len(t, 1, allocs)
 		vols, err := h.db.GetAllocVolumes("a1")
 		must.NoError(t, err)
-		must.Eq(t, &state.CSIMountInfo{Source: "/csi/a1/src-data"}, vols.CSIVolumes["data"].MountInfo)
+		must.Eq(t, &interfaces.CSIMountPoint{Source: "/csi/a1/src-data"}, vols.CSIVolumes["data"].MountInfo)
 
 		h.cfg.Alloc = allocs[0]
 		h.cfg.DriverManager = drivers.NewRegistry(mock.New(mock.Config{Clock: h.clk})) // a new agent's driver
@@ -210,7 +209,7 @@ func TestIntegration_ShutdownRestore_STATE3(t *testing.T) {
 		go ar.Run()
 		synctest.Wait()
 		must.Eq(t, []string{"data"}, h.csi.mounted, must.Sprint("STATE-4: prerun re-mounts"))
-		must.Eq(t, map[string]*hookres.CSIMountPoint{"data": {Source: "/csi/a1/src-data"}}, ar.hookResources.GetCSIMounts())
+		must.Eq(t, map[string]*interfaces.CSIMountPoint{"data": {Source: "/csi/a1/src-data"}}, ar.hookResources.GetCSIMounts())
 		must.Eq(t, []string{structs.TaskReceived, structs.TaskSetup, structs.TaskStarted}, realEvents(ar, "web"))
 		must.Eq(t, structs.TaskStateRunning, ar.tasks["web"].TaskState().State)
 		must.Eq(t, structs.AllocClientStatusRunning, ar.AllocState().ClientStatus)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/shoenig/test/must"
 
-	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/impl/taskrunner"
@@ -36,7 +35,7 @@ func TestRestore_STATE3(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, withCSI(testAlloc(mainTask("web"), mainTask("api"), mainTask("db")), "data", "logs"))
 		must.NoError(t, h.db.PutAcknowledgedState("a1", &structs.AllocState{ClientStatus: structs.AllocClientStatusRunning}))
-		must.NoError(t, h.db.PutAllocVolumes("a1", &state.AllocVolumes{CSIVolumes: map[string]*state.CSIVolumeStub{
+		must.NoError(t, h.db.PutAllocVolumes("a1", &interfaces.AllocVolumes{CSIVolumes: map[string]*interfaces.CSIVolumeStub{
 			"data": {VolumeID: "restored-src", VolumeName: "restored", ReadOnly: true},
 		}}))
 		h.setup = func(tr *fakeTR) {
@@ -59,7 +58,7 @@ func TestRestore_STATE3(t *testing.T) {
 		synctest.Wait()
 		must.Eq(t, []string{"data"}, h.csi.mounted, must.Sprint("from the stubs only"))
 		must.Eq(t, &structs.VolumeRequest{Name: "restored", Type: structs.VolumeTypeCSI, Source: "restored-src", ReadOnly: true}, h.csi.reqs["data"])
-		must.Eq(t, map[string]*hookres.CSIMountPoint{"data": {Source: "/csi/a1/restored-src"}}, ar.hookResources.GetCSIMounts())
+		must.Eq(t, map[string]*interfaces.CSIMountPoint{"data": {Source: "/csi/a1/restored-src"}}, ar.hookResources.GetCSIMounts())
 		h.finish()
 	})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/shoenig/test/must"
 
-	"github.com/allocsim/allocsim/impl/hookres"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/status"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/telemetry"
@@ -49,7 +49,7 @@ func TestRun_PrerunTelemetry_TELEM3(t *testing.T) {
 		must.Eq(t, map[string]string{"web": "running"}, h.states())
 		must.Eq(t, structs.AllocClientStatusRunning, h.updater.last().ClientStatus)
 		must.Eq(t, status.DescriptionRunning, h.updater.last().ClientDescription)
-		must.Eq(t, map[string]*hookres.CSIMountPoint{"data": {Source: "/csi/a1/src-data"}}, ar.hookResources.GetCSIMounts())
+		must.Eq(t, map[string]*interfaces.CSIMountPoint{"data": {Source: "/csi/a1/src-data"}}, ar.hookResources.GetCSIMounts())
 		_, err := ar.GetAllocDir().Stat("alloc")
 		must.NoError(t, err, must.Sprint("alloc_dir prerun built the alloc dir"))
 

@@ -10,11 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/impl/taskrunner"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/benbjohnson/clock"
@@ -26,12 +24,12 @@ type allocRunner struct {
 	logger       *slog.Logger
 	clock        clock.Clock
 	clientConfig *interfaces.ClientConfig
-	stateDB      state.StateDB
+	stateDB      interfaces.StateDB
 	stateUpdater interfaces.StateUpdater
 	prevWatcher  interfaces.PrevAllocWatcher
 	prevMigrator interfaces.PrevAllocMigrator
 
-	allocDir allocdir.Interface
+	allocDir interfaces.AllocDir
 	// hookResources is the one object of HOOKRES-1: built before any task
 	// runner, handed to all of them, never replaced.
 	hookResources *hookres.HookResources
@@ -256,7 +254,7 @@ func (ar *allocRunner) Alloc() *structs.Allocation {
 }
 
 // GetAllocDir implements interfaces.AllocRunner.
-func (ar *allocRunner) GetAllocDir() allocdir.Interface { return ar.allocDir }
+func (ar *allocRunner) GetAllocDir() interfaces.AllocDir { return ar.allocDir }
 
 // IsWaiting implements interfaces.AllocRunner: the previous alloc watcher
 // is waiting.

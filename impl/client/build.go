@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 )
@@ -109,7 +108,7 @@ type noPrevAlloc struct{}
 
 var _ interfaces.PrevAllocMigrator = noPrevAlloc{}
 
-func (noPrevAlloc) Wait(context.Context) error                        { return nil }
-func (noPrevAlloc) IsWaiting() bool                                   { return false }
-func (noPrevAlloc) IsMigrating() bool                                 { return false }
-func (noPrevAlloc) Migrate(context.Context, allocdir.Interface) error { return nil }
+func (noPrevAlloc) Wait(context.Context) error                         { return nil }
+func (noPrevAlloc) IsWaiting() bool                                    { return false }
+func (noPrevAlloc) IsMigrating() bool                                  { return false }
+func (noPrevAlloc) Migrate(context.Context, interfaces.AllocDir) error { return nil }

@@ -49,8 +49,9 @@ type Client struct {
 var _ interfaces.Client = (*Client)(nil)
 
 // New builds a client from opts; it matches interfaces.ClientFactory.
-// Node, Clock, Rand, StateDB and RPCClient are required; a nil Logger
-// discards, a nil AllocRunnerFactory means the reference runner. New draws
+// Node, Clock, Rand, StateDB, RPCClient and AllocRunnerFactory are
+// required (reference.Factory pairs this client with the reference alloc
+// runner); a nil Logger discards. New draws
 // four values from opts.Rand to seed two private sources (runner seeds and
 // retry jitter), so that the loops never share a source and the draws
 // never depend on how the loops interleave (DET-1, DET-3).
@@ -73,9 +74,6 @@ func New(opts *interfaces.ClientOptions) (interfaces.Client, error) {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
 	c.logger = c.logger.With("node_id", c.node.NodeID)
-	if c.factory == nil {
-		c.factory = referenceFactory()
-	}
 	c.baseLabels = hookstats.BaseLabels(c.node.NodeID, c.node.Datacenter, c.node.NodeClass, c.node.NodePool)
 	c.runnerSeeds = rand.New(rand.NewPCG(opts.Rand.Uint64(), opts.Rand.Uint64()))
 	c.retryJitter = rand.New(rand.NewPCG(opts.Rand.Uint64(), opts.Rand.Uint64()))
@@ -97,6 +95,8 @@ func checkOptions(opts *interfaces.ClientOptions) error {
 		return errors.New(msgNilStateDB)
 	case opts.RPCClient == nil:
 		return errors.New(msgNilRPCClient)
+	case opts.AllocRunnerFactory == nil:
+		return errors.New(msgNilRunnerFactory)
 	}
 	return nil
 }

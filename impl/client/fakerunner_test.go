@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
@@ -222,7 +221,7 @@ func (r *fakeRunner) RestartTask(string, *structs.TaskEvent) error { return nil 
 func (r *fakeRunner) RestartRunning(*structs.TaskEvent) error      { return nil }
 func (r *fakeRunner) RestartAll(*structs.TaskEvent) error          { return nil }
 func (r *fakeRunner) Listener() interfaces.AllocListener           { return nil }
-func (r *fakeRunner) GetAllocDir() allocdir.Interface              { return nil }
+func (r *fakeRunner) GetAllocDir() interfaces.AllocDir             { return nil }
 
 func (r *fakeRunner) SetTaskPauseState(task string, s structs.TaskScheduleState) error {
 	r.mu.Lock()

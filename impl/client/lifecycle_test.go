@@ -184,18 +184,14 @@ func TestDET1_RunnerRandFromSeed(t *testing.T) {
 	must.Eq(t, first.Uint64(), one[0])
 }
 
-// TestReferenceFactoryIsDefault: a nil factory means the reference runner.
-func TestReferenceFactoryIsDefault(t *testing.T) {
+// TestRunnerFactoryRequired: a client has no default alloc runner; a nil
+// factory is refused (reference.Factory names both halves).
+func TestRunnerFactoryRequired(t *testing.T) {
 	r := newRig(t)
 	opts := r.options()
 	opts.AllocRunnerFactory = nil
-	c, err := New(opts)
-	must.NoError(t, err)
-	must.NotNil(t, c.(*Client).factory)
-	// The reference runner validates its config; the end-to-end tests in
-	// reference_test.go run it.
-	_, err = c.(*Client).factory(&interfaces.Config{Alloc: testAlloc("a", 1)})
-	must.Error(t, err)
+	_, err := New(opts)
+	must.EqError(t, err, msgNilRunnerFactory)
 }
 
 // TestRegistryOrder: the registry lists live runners by alloc ID and

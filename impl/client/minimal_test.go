@@ -12,8 +12,8 @@ import (
 )
 
 // TestAR3_MinimalRunnerReportsRunning is the worked example of the
-// minimal runner (AR-3): a node client built with minimal.Factory's
-// NewAllocRunner pulls an alloc, the runner reports it `running` once, and
+// minimal runner (AR-3): a node client built with
+// minimal.NewAllocRunner pulls an alloc, the runner reports it `running` once, and
 // because the minimal runner classifies everything Urgent the server
 // receives that state on the very first sync tick (SYNC-5.1).
 func TestAR3_MinimalRunnerReportsRunning(t *testing.T) {
@@ -21,7 +21,7 @@ func TestAR3_MinimalRunnerReportsRunning(t *testing.T) {
 		r := newRig(t)
 		r.srv.put(testAlloc("a", 1))
 		c := r.startWith(func(o *interfaces.ClientOptions) {
-			o.AllocRunnerFactory = minimal.Factory.NewAllocRunner
+			o.AllocRunnerFactory = minimal.NewAllocRunner
 		})
 		r.advance(200 * time.Millisecond)
 

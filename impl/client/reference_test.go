@@ -6,22 +6,23 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/impl/allocrunner"
 	"github.com/allocsim/allocsim/impl/drivers/mock"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/shoenig/test/must"
 )
 
-// referenceOptions wires the reference runner (nil factory) with a new
+// referenceOptions wires the reference alloc runner with a new
 // mock driver (as after a process restart) and the rig's in-memory alloc
 // dirs (which, like a disk, survive a client restart).
 func (r *rig) referenceOptions(o *interfaces.ClientOptions) {
 	if r.fs == nil {
 		r.fs = allocdir.NewMemFS(r.clk)
 	}
-	o.AllocRunnerFactory = nil
+	o.AllocRunnerFactory = allocrunner.NewAllocRunner
 	o.DriverManager = drivers.NewRegistry(mock.New(mock.Config{Clock: r.clk}))
 	o.AllocDirFactory = allocdir.MemFactory(r.fs, allocdir.Config{Clock: r.clk})
 }

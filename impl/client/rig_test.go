@@ -150,7 +150,7 @@ func (p *pendingUpdates) len() int {
 
 // seedRestorable persists allocs as a previous client run left them: the
 // alloc and a task state for its first task.
-func seedRestorable(t *testing.T, db state.StateDB, allocs ...*structs.Allocation) {
+func seedRestorable(t *testing.T, db interfaces.StateDB, allocs ...*structs.Allocation) {
 	t.Helper()
 	for _, a := range allocs {
 		must.NoError(t, db.PutAllocation(a))

@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 )
@@ -14,7 +13,7 @@ import (
 // insert, a copy-out, a tick), never across an RPC and never while a
 // runner is called, so producers never block on the sync loop (SYNC-5.5).
 type pendingUpdates struct {
-	db state.StateDB
+	db interfaces.StateDB
 
 	mu  sync.Mutex
 	buf syncpolicy.Buffer
@@ -25,7 +24,7 @@ type pendingUpdates struct {
 
 var _ interfaces.StateUpdater = (*pendingUpdates)(nil)
 
-func newPendingUpdates(db state.StateDB) *pendingUpdates { return &pendingUpdates{db: db} }
+func newPendingUpdates(db interfaces.StateDB) *pendingUpdates { return &pendingUpdates{db: db} }
 
 // AllocStateUpdated buffers the stripped alloc, newest wins (SYNC-1). It
 // never blocks on I/O or on the sync loop.

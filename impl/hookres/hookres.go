@@ -1,27 +1,23 @@
 package hookres
 
-import "sync"
+import (
+	"sync"
 
-// CSIMountPoint is where a CSI volume was mounted on the node (HOOKRES-2).
-type CSIMountPoint struct {
-	// Source is the host path of the mount (or of the device node).
-	Source string `json:"Source"`
-	// IsDevice is true for a block device rather than a file system mount.
-	IsDevice bool `json:"IsDevice"`
-}
+	"github.com/allocsim/allocsim/impl/interfaces"
+)
 
 // HookResources is the per-alloc-runner store of hook resources
 // (HOOKRES-1). It is safe for concurrent use. The zero value holds an empty
 // CSI mount map. It must not be copied after first use.
 type HookResources struct {
 	mu        sync.RWMutex
-	csiMounts map[string]*CSIMountPoint
+	csiMounts map[string]*interfaces.CSIMountPoint
 }
 
 // New returns the hook resources of one alloc runner, holding an empty CSI
 // mount map (HOOKRES-1, HOOKRES-2).
 func New() *HookResources {
-	return &HookResources{csiMounts: map[string]*CSIMountPoint{}}
+	return &HookResources{csiMounts: map[string]*interfaces.CSIMountPoint{}}
 }
 
 // SetCSIMounts replaces the CSI mount map, keyed by group volume alias,
@@ -30,7 +26,7 @@ func New() *HookResources {
 // mounts stores the empty map. Nil entries are dropped, so a reader finds
 // such an alias missing rather than a nil mount point (HOOKRES-3: a missing
 // entry fails the task's prestart, it never crashes).
-func (h *HookResources) SetCSIMounts(mounts map[string]*CSIMountPoint) {
+func (h *HookResources) SetCSIMounts(mounts map[string]*interfaces.CSIMountPoint) {
 	c := copyMounts(mounts) // copy outside the lock: the argument is the caller's
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -40,7 +36,7 @@ func (h *HookResources) SetCSIMounts(mounts map[string]*CSIMountPoint) {
 // GetCSIMounts returns a deep copy of the CSI mount map (HOOKRES-2): never
 // nil, empty until the first SetCSIMounts. The caller owns the result and
 // may mutate it freely; that never affects the stored map.
-func (h *HookResources) GetCSIMounts() map[string]*CSIMountPoint {
+func (h *HookResources) GetCSIMounts() map[string]*interfaces.CSIMountPoint {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	return copyMounts(h.csiMounts)
@@ -48,8 +44,8 @@ func (h *HookResources) GetCSIMounts() map[string]*CSIMountPoint {
 
 // copyMounts returns a new non-nil map with a new CSIMountPoint per non-nil
 // entry of m.
-func copyMounts(m map[string]*CSIMountPoint) map[string]*CSIMountPoint {
-	c := make(map[string]*CSIMountPoint, len(m))
+func copyMounts(m map[string]*interfaces.CSIMountPoint) map[string]*interfaces.CSIMountPoint {
+	c := make(map[string]*interfaces.CSIMountPoint, len(m))
 	for alias, mp := range m {
 		if mp == nil {
 			continue

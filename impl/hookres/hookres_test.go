@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/google/go-cmp/cmp"
 	"github.com/shoenig/test/must"
 )
 
-type mounts = map[string]*CSIMountPoint
+type mounts = map[string]*interfaces.CSIMountPoint
 
 // TestCSIMounts checks HOOKRES-2 step by step: each row runs steps on fresh
 // hook resources and compares the final GetCSIMounts with want.
@@ -74,7 +75,7 @@ func TestCSIMounts(t *testing.T) {
 				arg["a"].Source = "/changed"
 				arg["a"].IsDevice = true
 				delete(arg, "b")
-				arg["new"] = &CSIMountPoint{Source: "/new"}
+				arg["new"] = &interfaces.CSIMountPoint{Source: "/new"}
 			},
 			want: mounts{"a": {Source: "/a"}, "b": {Source: "/b"}},
 		},
@@ -86,7 +87,7 @@ func TestCSIMounts(t *testing.T) {
 				got := h.GetCSIMounts()
 				got["a"].Source = "/changed"
 				got["b"] = nil
-				got["new"] = &CSIMountPoint{Source: "/new"}
+				got["new"] = &interfaces.CSIMountPoint{Source: "/new"}
 				delete(got, "a")
 			},
 			want: mounts{"a": {Source: "/a"}, "b": {Source: "/b"}},
@@ -112,7 +113,7 @@ func TestGetReturnsFreshCopies(t *testing.T) {
 	h.SetCSIMounts(mounts{"a": {Source: "/a"}})
 	first, second := h.GetCSIMounts(), h.GetCSIMounts()
 	must.True(t, first["a"] != second["a"], must.Sprint("two GetCSIMounts share a *CSIMountPoint"))
-	first["x"] = &CSIMountPoint{}
+	first["x"] = &interfaces.CSIMountPoint{}
 	must.MapNotContainsKey(t, second, "x")
 }
 
@@ -120,17 +121,17 @@ func TestGetReturnsFreshCopies(t *testing.T) {
 // style: Go field names).
 func TestCSIMountPointJSON(t *testing.T) {
 	cases := []struct {
-		in   CSIMountPoint
+		in   interfaces.CSIMountPoint
 		want string
 	}{
-		{CSIMountPoint{}, `{"Source":"","IsDevice":false}`},
-		{CSIMountPoint{Source: "/dev/sdb", IsDevice: true}, `{"Source":"/dev/sdb","IsDevice":true}`},
+		{interfaces.CSIMountPoint{}, `{"Source":"","IsDevice":false}`},
+		{interfaces.CSIMountPoint{Source: "/dev/sdb", IsDevice: true}, `{"Source":"/dev/sdb","IsDevice":true}`},
 	}
 	for _, tc := range cases {
 		b, err := json.Marshal(tc.in)
 		must.NoError(t, err)
 		must.EqOp(t, tc.want, string(b))
-		var back CSIMountPoint
+		var back interfaces.CSIMountPoint
 		must.NoError(t, json.Unmarshal(b, &back))
 		must.EqOp(t, tc.in, back)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -66,7 +67,7 @@ func (m mutation) String() string {
 // apply mutates target; n makes added aliases and sources distinct.
 func (m mutation) apply(target mounts, n int) {
 	if m == mutAdd {
-		target[fmt.Sprintf("added-%d", n)] = &CSIMountPoint{Source: fmt.Sprintf("/added/%d", n)}
+		target[fmt.Sprintf("added-%d", n)] = &interfaces.CSIMountPoint{Source: fmt.Sprintf("/added/%d", n)}
 		return
 	}
 	keys := sortedAliases(target)

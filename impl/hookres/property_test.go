@@ -5,13 +5,14 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/shoenig/test/must"
 	"pgregory.net/rapid"
 )
 
-func mountPointGen() *rapid.Generator[*CSIMountPoint] {
-	return rapid.Custom(func(t *rapid.T) *CSIMountPoint {
-		return &CSIMountPoint{
+func mountPointGen() *rapid.Generator[*interfaces.CSIMountPoint] {
+	return rapid.Custom(func(t *rapid.T) *interfaces.CSIMountPoint {
+		return &interfaces.CSIMountPoint{
 			Source:   rapid.StringMatching(`/mnt/[a-z]{1,4}`).Draw(t, "source"),
 			IsDevice: rapid.Bool().Draw(t, "isDevice"),
 		}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"go.uber.org/goleak"
 )
 
@@ -22,7 +23,7 @@ func TestConcurrentHammer(t *testing.T) {
 	complete := func(g, i int) mounts {
 		m := mounts{}
 		for k := range 1 + (g+i)%5 {
-			m[fmt.Sprintf("v%d", k)] = &CSIMountPoint{Source: fmt.Sprintf("/mnt/%d/%d", g, i), IsDevice: k%2 == 0}
+			m[fmt.Sprintf("v%d", k)] = &interfaces.CSIMountPoint{Source: fmt.Sprintf("/mnt/%d/%d", g, i), IsDevice: k%2 == 0}
 		}
 		return m
 	}
@@ -59,7 +60,7 @@ func TestConcurrentHammer(t *testing.T) {
 					for _, mp := range arg {
 						mp.Source = "/mutated-after-set"
 					}
-					arg["extra"] = &CSIMountPoint{}
+					arg["extra"] = &interfaces.CSIMountPoint{}
 					continue
 				}
 				got := h.GetCSIMounts()
@@ -72,7 +73,7 @@ func TestConcurrentHammer(t *testing.T) {
 					mp.Source = "/mutated-after-get"
 					got[k] = nil
 				}
-				got["extra"] = &CSIMountPoint{}
+				got["extra"] = &interfaces.CSIMountPoint{}
 			}
 		})
 	}

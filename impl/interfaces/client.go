@@ -4,9 +4,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/drivers"
-	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
 	metrics "github.com/hashicorp/go-metrics"
 )
@@ -42,20 +40,22 @@ type ClientOptions struct {
 	// Rand is the client's seeded source; runners get sources derived from
 	// it in alloc-ID order.
 	Rand          *rand.Rand
-	StateDB       state.StateDB
+	StateDB       StateDB
 	DriverManager drivers.DriverManager
 	CSIManager    CSIManager
 	// AllocDirFactory builds alloc dirs.
-	AllocDirFactory allocdir.Factory
+	AllocDirFactory AllocDirFactory
 	// Metrics receives hook telemetry (TELEM-1).
 	Metrics *metrics.Metrics
 	// RPCClient reaches the servers (Node.GetClientAllocs, Node.UpdateAlloc).
 	RPCClient RPCClient
-	// AllocRunnerFactory builds runners; nil means the reference runner.
+	// AllocRunnerFactory builds the client's alloc runners; required. The
+	// client MUST build every runner with it: the simulator wraps it to
+	// observe what runners compute.
 	AllocRunnerFactory AllocRunnerFactory
 }
 
-// ClientFactory builds a client; nil means the reference client.
+// ClientFactory builds a client.
 type ClientFactory func(opts *ClientOptions) (Client, error)
 
 // Factory is a runner under test: what the conformance suite is given
@@ -63,8 +63,10 @@ type ClientFactory func(opts *ClientOptions) (Client, error)
 type Factory struct {
 	// Name identifies the runner in reports ("reference", "minimal", ...).
 	Name string
-	// NewClient builds the node client; nil means the reference client.
+	// NewClient builds the node client; required (impl/reference's
+	// WithAllocRunner pairs an alloc runner with the reference client).
 	NewClient ClientFactory
-	// NewAllocRunner builds alloc runners; nil means the reference runner.
+	// NewAllocRunner builds alloc runners; required. The simulator hands
+	// the client a wrapper of it as ClientOptions.AllocRunnerFactory.
 	NewAllocRunner AllocRunnerFactory
 }

@@ -6,11 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/drivers"
-	"github.com/allocsim/allocsim/impl/hookres"
-	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
 	metrics "github.com/hashicorp/go-metrics"
 )
@@ -34,7 +31,7 @@ type Config struct {
 	// Metrics is the go-metrics instance hook telemetry goes to (TELEM-1).
 	Metrics *metrics.Metrics
 	// StateDB persists the runner's state (STATE-1).
-	StateDB state.StateDB
+	StateDB StateDB
 	// StateUpdater receives every computed client alloc (SYNC-1).
 	StateUpdater StateUpdater
 	// DriverManager dispenses task drivers.
@@ -42,7 +39,7 @@ type Config struct {
 	// CSIManager mounts CSI volumes (HOOKRES-2).
 	CSIManager CSIManager
 	// AllocDirFactory builds the alloc dir.
-	AllocDirFactory allocdir.Factory
+	AllocDirFactory AllocDirFactory
 	// PrevAllocWatcher waits for a previous alloc; nil means none.
 	PrevAllocWatcher PrevAllocWatcher
 	// PrevAllocMigrator migrates a previous alloc's data; nil means none.
@@ -80,12 +77,6 @@ type StateUpdater interface {
 	PutAllocation(alloc *structs.Allocation) error
 }
 
-// CSIManager mounts and unmounts CSI volumes for an alloc (HOOKRES-2).
-type CSIManager interface {
-	MountVolume(ctx context.Context, allocID, alias string, vol *structs.VolumeRequest) (*hookres.CSIMountPoint, error)
-	UnmountVolume(ctx context.Context, allocID, alias string, vol *structs.VolumeRequest) error
-}
-
 // PrevAllocWatcher waits for a previous allocation to finish (AR-4).
 type PrevAllocWatcher interface {
 	Wait(ctx context.Context) error
@@ -96,7 +87,7 @@ type PrevAllocWatcher interface {
 type PrevAllocMigrator interface {
 	PrevAllocWatcher
 	IsMigrating() bool
-	Migrate(ctx context.Context, dest allocdir.Interface) error
+	Migrate(ctx context.Context, dest AllocDir) error
 }
 
 // RPCClient calls a server method.

@@ -1,7 +1,6 @@
 package interfaces
 
 import (
-	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 )
@@ -53,7 +52,7 @@ type AllocRunner interface {
 
 	// Listener subscribes to every computed client alloc.
 	Listener() AllocListener
-	GetAllocDir() allocdir.Interface
+	GetAllocDir() AllocDir
 
 	// SetTaskPauseState and GetTaskPauseState are PAUSE-2.
 	SetTaskPauseState(taskName string, state structs.TaskScheduleState) error
@@ -68,7 +67,6 @@ type AllocListener interface {
 	Close()
 }
 
-// AllocRunnerFactory builds an alloc runner (AR-3). A nil factory in a
-// client config means the reference runner; an error makes the client
-// report the alloc failed.
+// AllocRunnerFactory builds an alloc runner (AR-3); an error makes the
+// client report the alloc failed.
 type AllocRunnerFactory func(cfg *Config) (AllocRunner, error)

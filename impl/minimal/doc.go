@@ -26,6 +26,8 @@
 //  6. Every other method is a no-op: errors are nil, the pause state is
 //     "", the alloc dir is nil, the listener never delivers.
 //
-// Factory is the interfaces.Factory a conformance run or the simulator is
-// given ("minimal"; its nil NewClient means the reference client).
+// The package imports only the contract packages (impl/interfaces) and
+// model/, as a runner written in another module would; the conformance
+// suite and the simulator take it as reference.Minimal, this runner on
+// the reference node client.
 package minimal

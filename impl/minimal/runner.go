@@ -4,18 +4,10 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 )
-
-// Factory is the minimal runner as a runner under test (AR-3): Name
-// "minimal", the reference client (NewClient nil) and NewAllocRunner.
-var Factory = interfaces.Factory{
-	Name:           "minimal",
-	NewAllocRunner: NewAllocRunner,
-}
 
 var (
 	errNilConfig  = errors.New("minimal alloc runner: config is nil")
@@ -162,7 +154,7 @@ func (r *AllocRunner) RestartAll(*structs.TaskEvent) error { return nil }
 func (r *AllocRunner) Listener() interfaces.AllocListener { return silentListener{} }
 
 // GetAllocDir is nil: the runner builds no alloc dir.
-func (r *AllocRunner) GetAllocDir() allocdir.Interface { return nil }
+func (r *AllocRunner) GetAllocDir() interfaces.AllocDir { return nil }
 
 // SetTaskPauseState is a no-op.
 func (r *AllocRunner) SetTaskPauseState(string, structs.TaskScheduleState) error { return nil }

@@ -132,16 +132,6 @@ func TestAR3_MinimalConfigErrors(t *testing.T) {
 	}
 }
 
-// TestAR3_MinimalFactory: the Factory a conformance run is given.
-func TestAR3_MinimalFactory(t *testing.T) {
-	must.Eq(t, "minimal", minimal.Factory.Name)
-	must.Nil(t, minimal.Factory.NewClient)
-	must.NotNil(t, minimal.Factory.NewAllocRunner)
-	ar, err := minimal.Factory.NewAllocRunner(&interfaces.Config{Alloc: alloc("", 1), StateUpdater: &recorder{}})
-	must.NoError(t, err)
-	must.NotNil(t, ar)
-}
-
 // TestAR3_MinimalConcurrent: methods are safe for concurrent use (run
 // with -race).
 func TestAR3_MinimalConcurrent(t *testing.T) {

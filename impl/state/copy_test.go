@@ -7,9 +7,10 @@ import (
 	"github.com/shoenig/test/must"
 	"pgregory.net/rapid"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/impl/state/statetest"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 func jsonOf(t *rapid.T, v any) string {
@@ -21,7 +22,7 @@ func jsonOf(t *rapid.T, v any) string {
 }
 
 // scribbleLocal changes something behind every pointer, map and slice of s.
-func scribbleLocal(s *state.LocalState) {
+func scribbleLocal(s *interfaces.LocalState) {
 	for _, h := range s.Hooks {
 		if h != nil {
 			h.PrestartDone = !h.PrestartDone
@@ -34,7 +35,7 @@ func scribbleLocal(s *state.LocalState) {
 		}
 	}
 	if s.Hooks != nil {
-		s.Hooks["scribbled"] = &state.HookState{}
+		s.Hooks["scribbled"] = &interfaces.HookState{}
 	}
 	if s.DriverNetwork != nil {
 		s.DriverNetwork.IP += "x"
@@ -51,7 +52,7 @@ func scribbleLocal(s *state.LocalState) {
 	s.RunComplete = !s.RunComplete
 }
 
-func scribbleVolumes(v *state.AllocVolumes) {
+func scribbleVolumes(v *interfaces.AllocVolumes) {
 	for _, s := range v.CSIVolumes {
 		s.VolumeID += "x"
 		if s.MountInfo != nil {
@@ -59,7 +60,7 @@ func scribbleVolumes(v *state.AllocVolumes) {
 		}
 	}
 	if v.CSIVolumes != nil {
-		v.CSIVolumes["scribbled"] = &state.CSIVolumeStub{}
+		v.CSIVolumes["scribbled"] = &interfaces.CSIVolumeStub{}
 	}
 }
 
@@ -96,33 +97,33 @@ func TestAllocVolumesCopyIsDeep(t *testing.T) {
 }
 
 func TestCopyOfNil(t *testing.T) {
-	must.Nil(t, (*state.LocalState)(nil).Copy())
-	must.Nil(t, (*state.HookState)(nil).Copy())
-	must.Nil(t, (*state.DriverNetwork)(nil).Copy())
-	must.Nil(t, (*state.AllocVolumes)(nil).Copy())
-	must.Nil(t, (*state.CSIVolumeStub)(nil).Copy())
-	ls := state.NewLocalState()
+	must.Nil(t, (*interfaces.LocalState)(nil).Copy())
+	must.Nil(t, (*interfaces.HookState)(nil).Copy())
+	must.Nil(t, (*interfaces.DriverNetwork)(nil).Copy())
+	must.Nil(t, (*interfaces.AllocVolumes)(nil).Copy())
+	must.Nil(t, (*interfaces.CSIVolumeStub)(nil).Copy())
+	ls := interfaces.NewLocalState()
 	must.NotNil(t, ls.Hooks)
 	must.MapEmpty(t, ls.Hooks)
-	must.Eq(t, &state.LocalState{Hooks: map[string]*state.HookState{}, TaskHandle: (*drivers.TaskHandle)(nil)}, ls.Copy())
+	must.Eq(t, &interfaces.LocalState{Hooks: map[string]*interfaces.HookState{}, TaskHandle: (*drivers.TaskHandle)(nil)}, ls.Copy())
 }
 
 func TestHookStateEqual(t *testing.T) {
-	base := func() *state.HookState {
-		return &state.HookState{PrestartDone: true, Data: map[string]string{"k": "v"}, Env: map[string]string{"E": "1"}}
+	base := func() *interfaces.HookState {
+		return &interfaces.HookState{PrestartDone: true, Data: map[string]string{"k": "v"}, Env: map[string]string{"E": "1"}}
 	}
 	cases := []struct {
 		name string
-		a, b *state.HookState
+		a, b *interfaces.HookState
 		want bool
 	}{
 		{"both nil", nil, nil, true},
-		{"nil and empty", nil, &state.HookState{}, false},
+		{"nil and empty", nil, &interfaces.HookState{}, false},
 		{"equal", base(), base(), true},
-		{"nil map equals empty map", &state.HookState{}, &state.HookState{Data: map[string]string{}, Env: map[string]string{}}, true},
-		{"done differs", base(), &state.HookState{Data: base().Data, Env: base().Env}, false},
-		{"data differs", base(), &state.HookState{PrestartDone: true, Data: map[string]string{"k": "w"}, Env: base().Env}, false},
-		{"env differs", base(), &state.HookState{PrestartDone: true, Data: base().Data, Env: map[string]string{}}, false},
+		{"nil map equals empty map", &interfaces.HookState{}, &interfaces.HookState{Data: map[string]string{}, Env: map[string]string{}}, true},
+		{"done differs", base(), &interfaces.HookState{Data: base().Data, Env: base().Env}, false},
+		{"data differs", base(), &interfaces.HookState{PrestartDone: true, Data: map[string]string{"k": "w"}, Env: base().Env}, false},
+		{"env differs", base(), &interfaces.HookState{PrestartDone: true, Data: base().Data, Env: map[string]string{}}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

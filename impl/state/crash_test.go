@@ -13,6 +13,7 @@ import (
 
 	"github.com/shoenig/test/must"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 )
@@ -45,7 +46,7 @@ func TestBoltCrashWriter(t *testing.T) {
 		id := crashID(i)
 		must.NoError(t, db.PutAllocation(&structs.Allocation{ID: id, ClientStatus: "running"}))
 		must.NoError(t, db.PutTaskState(id, "web", &structs.TaskState{State: "running", Restarts: uint64(i)}))
-		must.NoError(t, db.PutTaskRunnerLocalState(id, "web", &state.LocalState{RunComplete: i%2 == 0}))
+		must.NoError(t, db.PutTaskRunnerLocalState(id, "web", &interfaces.LocalState{RunComplete: i%2 == 0}))
 		fmt.Fprintf(os.Stdout, "committed %s\n", id)
 	}
 }

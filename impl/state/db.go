@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -49,9 +50,9 @@ type DB struct {
 }
 
 var (
-	_ StateDB   = (*DB)(nil)
-	_ Reopener  = (*DB)(nil)
-	_ RawWriter = (*DB)(nil)
+	_ interfaces.StateDB = (*DB)(nil)
+	_ Reopener           = (*DB)(nil)
+	_ RawWriter          = (*DB)(nil)
 )
 
 // Name is "boltdb" or "memdb".
@@ -62,7 +63,7 @@ func (d *DB) Close() error { return d.be.close() }
 
 // Reopen closes d (if still open) and opens its storage again with the same
 // configuration, as a client restart does.
-func (d *DB) Reopen() (StateDB, error) {
+func (d *DB) Reopen() (interfaces.StateDB, error) {
 	be, err := d.be.reopen()
 	if err != nil {
 		return nil, fmt.Errorf("reopen %s: %w", d.be.name(), err)
@@ -162,17 +163,17 @@ func (d *DB) GetNetworkStatus(allocID string) (*structs.AllocNetworkStatus, erro
 }
 
 // PutAllocVolumes implements StateDB.
-func (d *DB) PutAllocVolumes(allocID string, v *AllocVolumes) error {
+func (d *DB) PutAllocVolumes(allocID string, v *interfaces.AllocVolumes) error {
 	return d.put(allocID, "", KeyAllocVolume, v)
 }
 
 // GetAllocVolumes implements StateDB.
-func (d *DB) GetAllocVolumes(allocID string) (*AllocVolumes, error) {
-	return getOne[AllocVolumes](d, allocID, KeyAllocVolume)
+func (d *DB) GetAllocVolumes(allocID string) (*interfaces.AllocVolumes, error) {
+	return getOne[interfaces.AllocVolumes](d, allocID, KeyAllocVolume)
 }
 
 // PutTaskRunnerLocalState implements StateDB.
-func (d *DB) PutTaskRunnerLocalState(allocID, taskName string, ls *LocalState) error {
+func (d *DB) PutTaskRunnerLocalState(allocID, taskName string, ls *interfaces.LocalState) error {
 	return d.put(allocID, taskName, KeyLocalState, ls)
 }
 
@@ -182,7 +183,7 @@ func (d *DB) PutTaskState(allocID, taskName string, ts *structs.TaskState) error
 }
 
 // GetTaskRunnerState implements StateDB.
-func (d *DB) GetTaskRunnerState(allocID, taskName string) (*LocalState, *structs.TaskState, error) {
+func (d *DB) GetTaskRunnerState(allocID, taskName string) (*interfaces.LocalState, *structs.TaskState, error) {
 	path := entryPath(allocID, taskName, "")
 	if err := checkIDs(allocID, taskName, true); err != nil {
 		return nil, nil, fmt.Errorf("get %s: %w", path, err)
@@ -191,7 +192,7 @@ func (d *DB) GetTaskRunnerState(allocID, taskName string) (*LocalState, *structs
 	if err != nil {
 		return nil, nil, fmt.Errorf("get %s: %w", path, err)
 	}
-	ls, err := decode[LocalState](entryPath(allocID, taskName, KeyLocalState), vals[0])
+	ls, err := decode[interfaces.LocalState](entryPath(allocID, taskName, KeyLocalState), vals[0])
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,12 +5,13 @@ import (
 
 	"github.com/shoenig/test/must"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
 // Both stores, for the checks below that are not in the shared suite.
-var stores = map[string]func(*testing.T, state.FaultHook) state.StateDB{"bolt": openBolt, "mem": openMem}
+var stores = map[string]func(*testing.T, state.FaultHook) interfaces.StateDB{"bolt": openBolt, "mem": openMem}
 
 func TestPutRawChecks(t *testing.T) {
 	for name, open := range stores {

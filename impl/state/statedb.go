@@ -1,6 +1,8 @@
 package state
 
-import "github.com/allocsim/allocsim/model/structs"
+import (
+	"github.com/allocsim/allocsim/impl/interfaces"
+)
 
 // Bucket and key names of STATE-1. They are exact: the bbolt file uses them
 // as written, and fault hooks receive them in Write.Key.
@@ -24,50 +26,10 @@ const (
 // open. A file with a newer version is refused (ErrSchemaTooNew).
 const SchemaVersion = 1
 
-// StateDB is the client state DB of SPEC §10. Every method is safe for
-// concurrent use. See the package documentation for the contract.
-type StateDB interface {
-	// Name identifies the implementation in logs ("boltdb", "memdb").
-	Name() string
-
-	// PutAllocation stores the alloc under its ID (STATE-2 `alloc`).
-	PutAllocation(alloc *structs.Allocation) error
-	// GetAllAllocations returns every decodable alloc sorted by ID (DET-2);
-	// undecodable ones are skipped and reported per alloc ID in the map,
-	// which is never nil. The error is for a failure of the whole read.
-	GetAllAllocations() ([]*structs.Allocation, map[string]error, error)
-
-	PutAcknowledgedState(allocID string, s *structs.AllocState) error
-	GetAcknowledgedState(allocID string) (*structs.AllocState, error)
-	PutDeploymentStatus(allocID string, ds *structs.AllocDeploymentStatus) error
-	GetDeploymentStatus(allocID string) (*structs.AllocDeploymentStatus, error)
-	PutNetworkStatus(allocID string, ns *structs.AllocNetworkStatus) error
-	GetNetworkStatus(allocID string) (*structs.AllocNetworkStatus, error)
-	// PutAllocVolumes stores the CSI stubs that let csi_hook re-mount on
-	// restore without the server (STATE-1 `alloc_volume`, HOOKRES-2).
-	PutAllocVolumes(allocID string, v *AllocVolumes) error
-	GetAllocVolumes(allocID string) (*AllocVolumes, error)
-
-	// PutTaskRunnerLocalState stores a task runner's local state.
-	PutTaskRunnerLocalState(allocID, taskName string, ls *LocalState) error
-	// PutTaskState stores a task's state (with Paused).
-	PutTaskState(allocID, taskName string, ts *structs.TaskState) error
-	// GetTaskRunnerState reads a task's local state and task state in one
-	// consistent read; either is nil when missing.
-	GetTaskRunnerState(allocID, taskName string) (*LocalState, *structs.TaskState, error)
-	// DeleteTaskBucket deletes one task's bucket.
-	DeleteTaskBucket(allocID, taskName string) error
-	// DeleteAllocationBucket deletes an alloc and everything under it.
-	DeleteAllocationBucket(allocID string) error
-
-	// Close releases the store; later calls return ErrClosed.
-	Close() error
-}
-
 // Reopener is a StateDB that can be closed and opened again over the same
 // storage, as a client restart does. The receiver is closed afterwards.
 type Reopener interface {
-	Reopen() (StateDB, error)
+	Reopen() (interfaces.StateDB, error)
 }
 
 // RawWriter stores raw bytes under a key, bypassing encoding and the fault

@@ -3,6 +3,7 @@ package state_test
 import (
 	"testing"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/impl/state/statetest"
 )
@@ -11,7 +12,7 @@ import (
 // (NoSync): the suite checks semantics, and thousands of fsyncs would make
 // it slow on a loaded disk; durability is TestBoltCrashKeepsCommittedWrites'
 // job, which runs with fsync.
-func openBolt(t *testing.T, hook state.FaultHook) state.StateDB {
+func openBolt(t *testing.T, hook state.FaultHook) interfaces.StateDB {
 	t.Helper()
 	db, err := state.OpenBolt(state.BoltConfig{Dir: t.TempDir(), FaultHook: hook, NoSync: true})
 	if err != nil {
@@ -21,7 +22,7 @@ func openBolt(t *testing.T, hook state.FaultHook) state.StateDB {
 	return db
 }
 
-func openMem(t *testing.T, hook state.FaultHook) state.StateDB {
+func openMem(t *testing.T, hook state.FaultHook) interfaces.StateDB {
 	db := state.NewMemDB(state.MemConfig{FaultHook: hook})
 	t.Cleanup(func() { _ = db.Close() })
 	return db

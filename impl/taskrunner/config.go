@@ -6,13 +6,11 @@ import (
 	"log/slog"
 	"math/rand/v2"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
 )
 
@@ -31,9 +29,9 @@ type Config struct {
 	Clock         clock.Clock
 	Rand          *rand.Rand // the task's own source, derived by the AR
 	ClientConfig  *interfaces.ClientConfig
-	StateDB       state.StateDB
+	StateDB       interfaces.StateDB
 	DriverManager drivers.DriverManager
-	AllocDir      allocdir.Interface
+	AllocDir      interfaces.AllocDir
 	// HookResources is the AR's one object (HOOKRES-1), never nil.
 	HookResources *hookres.HookResources
 	// HookStats emits task prestart telemetry (TELEM-3); the AR builds it

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
 )
 

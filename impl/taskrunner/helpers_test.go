@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/drivers/mock"
 	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/hookstats"
@@ -19,6 +18,7 @@ import (
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/sim/vclock"
 	metrics "github.com/hashicorp/go-metrics"
 	"github.com/shoenig/test/must"
@@ -42,7 +42,7 @@ type harness struct {
 	registry *drivers.Registry
 	db       *state.DB
 	fsys     *allocdir.MemFS
-	allocDir allocdir.Interface
+	allocDir interfaces.AllocDir
 	res      *hookres.HookResources
 	sink     *metrics.InmemSink
 	stats    hookstats.Handler
@@ -238,7 +238,7 @@ func lastEvent(t *testing.T, ts *structs.TaskState, typ string) *structs.TaskEve
 }
 
 // persisted reads the task's state back from the DB.
-func (h *harness) persisted() (*state.LocalState, *structs.TaskState) {
+func (h *harness) persisted() (*interfaces.LocalState, *structs.TaskState) {
 	h.t.Helper()
 	ls, ts, err := h.db.GetTaskRunnerState(testAllocID, testTask)
 	must.NoError(h.t, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/benbjohnson/clock"
@@ -21,7 +20,7 @@ type eventEmitter interface {
 // in its Data; later passes, restores included, find that Data and only
 // re-ensure the directories (the secrets dir among them), silently.
 type taskDirHook struct {
-	dir    *allocdir.TaskDir
+	dir    *interfaces.TaskDir
 	events eventEmitter
 	clock  clock.Clock
 }

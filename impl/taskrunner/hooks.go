@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // buildHooks returns the task hooks in their one documented order (AR-5):
@@ -69,7 +68,7 @@ func (tr *TaskRunner) prestart() (map[string]string, error) {
 			return nil, drivers.NewRecoverableError(fmt.Errorf(fmtPrestartFailed, name, err), true)
 		}
 		maps.Copy(env, resp.Env)
-		next := &state.HookState{PrestartDone: resp.Done, Data: maps.Clone(resp.Data), Env: maps.Clone(resp.Env)}
+		next := &interfaces.HookState{PrestartDone: resp.Done, Data: maps.Clone(resp.Data), Env: maps.Clone(resp.Env)}
 		if next.Equal(prev) {
 			continue
 		}

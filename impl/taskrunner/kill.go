@@ -3,8 +3,8 @@ package taskrunner
 import (
 	"context"
 
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // Kill kills the task with ev (the caller's `Killing`, appended first) and

@@ -1,9 +1,9 @@
 package taskrunner
 
 import (
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // Run is the task loop (AR-6); it blocks and closes WaitCh on return. It

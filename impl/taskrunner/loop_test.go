@@ -5,7 +5,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/hookres"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/google/go-cmp/cmp"
@@ -221,7 +221,7 @@ func TestMissingMountRecovers(t *testing.T) {
 		h := newHarness(t, structs.JobTypeService, nil, tk)
 		tr := h.start()
 		ev := lastEvent(t, tr.TaskState(), structs.TaskRestarting)
-		h.res.SetCSIMounts(map[string]*hookres.CSIMountPoint{"data": {Source: "/mnt/data"}})
+		h.res.SetCSIMounts(map[string]*interfaces.CSIMountPoint{"data": {Source: "/mnt/data"}})
 		h.advance(time.Duration(ev.StartDelay))
 		must.Eq(t, structs.TaskStateRunning, tr.TaskState().State)
 		must.Eq(t, []string{

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/shoenig/test/must"
@@ -142,9 +143,9 @@ func countTaskStateWrites(h *harness) *atomic.Int32 {
 }
 
 // unreadableDB is a state DB whose task state reads fail.
-type unreadableDB struct{ state.StateDB }
+type unreadableDB struct{ interfaces.StateDB }
 
-func (unreadableDB) GetTaskRunnerState(string, string) (*state.LocalState, *structs.TaskState, error) {
+func (unreadableDB) GetTaskRunnerState(string, string) (*interfaces.LocalState, *structs.TaskState, error) {
 	return nil, nil, errors.New("unreadable")
 }
 

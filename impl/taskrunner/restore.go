@@ -3,9 +3,9 @@ package taskrunner
 import (
 	"fmt"
 
-	"github.com/allocsim/allocsim/impl/drivers"
-	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // Restore loads local and task state and recovers a persisted handle
@@ -30,7 +30,7 @@ func (tr *TaskRunner) Restore() error {
 	tr.stateMu.Lock()
 	if ls != nil {
 		if ls.Hooks == nil {
-			ls.Hooks = map[string]*state.HookState{}
+			ls.Hooks = map[string]*interfaces.HookState{}
 		}
 		tr.localState = ls
 	}

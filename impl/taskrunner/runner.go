@@ -6,12 +6,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
 )
 
@@ -27,7 +25,7 @@ type TaskRunner struct {
 	driverID string // drivers.TaskID(allocID, taskName)
 
 	hooks   []interfaces.TaskHook
-	taskDir *allocdir.TaskDir
+	taskDir *interfaces.TaskDir
 	gate    *pauseGate
 
 	// Contexts: killCtx ends on Kill (and MarkFailedKill), shutdownCtx on
@@ -78,7 +76,7 @@ type TaskRunner struct {
 	stateMu    sync.Mutex
 	state      *structs.TaskState
 	published  *structs.TaskState
-	localState *state.LocalState
+	localState *interfaces.LocalState
 }
 
 // NewTaskRunner builds a task runner; it appends Received (AR-6) and
@@ -105,7 +103,7 @@ func NewTaskRunner(cfg *Config) (*TaskRunner, error) {
 		task:         c.Task,
 		alloc:        c.Alloc,
 		state:        structs.NewTaskState(),
-		localState:   state.NewLocalState(),
+		localState:   interfaces.NewLocalState(),
 	}
 	tr.logger = c.Logger.With("alloc_id", tr.allocID, "task", tr.taskName)
 	tr.killCtx, tr.killCancel = context.WithCancel(context.Background())
@@ -157,7 +155,7 @@ func (tr *TaskRunner) TaskState() *structs.TaskState {
 }
 
 // LocalState returns a copy of the runner's local state (STATE-1).
-func (tr *TaskRunner) LocalState() *state.LocalState {
+func (tr *TaskRunner) LocalState() *interfaces.LocalState {
 	tr.stateMu.Lock()
 	defer tr.stateMu.Unlock()
 	return tr.localState.Copy()

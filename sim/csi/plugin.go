@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/trace"
@@ -45,7 +44,7 @@ type Plugin struct {
 	cfg Config
 
 	mu     sync.Mutex
-	mounts map[string]*hookres.CSIMountPoint
+	mounts map[string]*interfaces.CSIMountPoint
 	calls  map[string]int
 }
 
@@ -56,7 +55,7 @@ func New(cfg Config) *Plugin {
 	if cfg.Trace == nil {
 		cfg.Trace = trace.Discard{}
 	}
-	return &Plugin{cfg: cfg, mounts: map[string]*hookres.CSIMountPoint{}, calls: map[string]int{}}
+	return &Plugin{cfg: cfg, mounts: map[string]*interfaces.CSIMountPoint{}, calls: map[string]int{}}
 }
 
 // MountPath is where a mount of alias for allocID lands.
@@ -73,7 +72,7 @@ type callData struct {
 }
 
 // MountVolume mounts vol (package doc).
-func (p *Plugin) MountVolume(ctx context.Context, allocID, alias string, vol *structs.VolumeRequest) (*hookres.CSIMountPoint, error) {
+func (p *Plugin) MountVolume(ctx context.Context, allocID, alias string, vol *structs.VolumeRequest) (*interfaces.CSIMountPoint, error) {
 	op := OpMount + ":" + alias
 	p.count(OpMount)
 	if vol == nil || vol.Type != structs.VolumeTypeCSI {
@@ -103,7 +102,7 @@ func (p *Plugin) MountVolume(ctx context.Context, allocID, alias string, vol *st
 		p.emit(allocID, op, "return", callData{Error: err.Error()})
 		return nil, err
 	}
-	mp := &hookres.CSIMountPoint{Source: MountPath(allocID, alias, vol)}
+	mp := &interfaces.CSIMountPoint{Source: MountPath(allocID, alias, vol)}
 	p.mu.Lock()
 	p.mounts[allocID+"/"+alias] = mp
 	p.mu.Unlock()

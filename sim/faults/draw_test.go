@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/sim/seeds"
 	"github.com/allocsim/allocsim/sim/vclock"
 	"github.com/shoenig/test/must"

@@ -3,8 +3,8 @@ package faults
 import (
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/drivers/mock"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // Driver returns the mock driver's fault hook for this injector.

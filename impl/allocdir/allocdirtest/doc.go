@@ -5,7 +5,7 @@
 // itself:
 //
 //	func TestMyAllocDir(t *testing.T) {
-//		allocdirtest.TestAllocDir(t, func(t *testing.T, clk *clock.Mock) allocdir.Factory {
+//		allocdirtest.TestAllocDir(t, func(t *testing.T, clk *clock.Mock) interfaces.AllocDirFactory {
 //			return myallocdir.Factory(t.TempDir(), clk)
 //		})
 //	}

@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
+	"github.com/allocsim/allocsim/impl/interfaces"
 )
 
 // fsOps runs every FS method of ADIR-4 on path and returns their errors by
 // operation name.
-func fsOps(a allocdir.Interface, path string) map[string]error {
+func fsOps(a interfaces.AllocDir, path string) map[string]error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, list := a.List(path)
@@ -34,7 +35,7 @@ func fsOps(a allocdir.Interface, path string) map[string]error {
 
 // wantEscape requires every FS method to refuse path with the exact
 // ADIR-4 message.
-func (r *report) wantEscape(a allocdir.Interface, path string) {
+func (r *report) wantEscape(a interfaces.AllocDir, path string) {
 	ops := fsOps(a, path)
 	for _, op := range slices.Sorted(maps.Keys(ops)) {
 		r.wantErr(op, ops[op], allocdir.MsgPathEscapes)

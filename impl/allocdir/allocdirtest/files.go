@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
+	"github.com/allocsim/allocsim/impl/interfaces"
 )
 
 // dataFixture is the common alloc/data tree of the file checks.
@@ -32,7 +33,7 @@ func checkList(e *env) error {
 		return err
 	}
 	infos := r.wantNames(a, "alloc/data", "a", "alink", "b.txt", "empty", "link")
-	want := map[string]allocdir.AllocFileInfo{
+	want := map[string]interfaces.AllocFileInfo{
 		"a":     {Name: "a", IsDir: true, FileMode: "drwxr-xr-x"},
 		"b.txt": {Name: "b.txt", Size: 3, FileMode: "-rw-r--r--"},
 		"empty": {Name: "empty", FileMode: "-rw-r--r--"},
@@ -72,13 +73,13 @@ func checkStat(e *env) error {
 	}
 	for _, c := range []struct {
 		path string
-		want allocdir.AllocFileInfo
+		want interfaces.AllocFileInfo
 	}{
-		{"alloc/data/b.txt", allocdir.AllocFileInfo{Name: "b.txt", Size: 3, FileMode: "-rw-r--r--", ContentType: "text/plain; charset=utf-8"}},
-		{"alloc/data/link", allocdir.AllocFileInfo{Name: "link", Size: 3, FileMode: "-rw-r--r--", ContentType: "text/plain; charset=utf-8"}},
-		{"alloc/data/a", allocdir.AllocFileInfo{Name: "a", IsDir: true, FileMode: "drwxr-xr-x", ContentType: allocdir.ContentTypeOctetStream}},
-		{"alloc/data/alink", allocdir.AllocFileInfo{Name: "alink", IsDir: true, FileMode: "drwxr-xr-x", ContentType: allocdir.ContentTypeOctetStream}},
-		{"", allocdir.AllocFileInfo{Name: "a1", IsDir: true, FileMode: modeAllocDir, ContentType: allocdir.ContentTypeOctetStream}},
+		{"alloc/data/b.txt", interfaces.AllocFileInfo{Name: "b.txt", Size: 3, FileMode: "-rw-r--r--", ContentType: "text/plain; charset=utf-8"}},
+		{"alloc/data/link", interfaces.AllocFileInfo{Name: "link", Size: 3, FileMode: "-rw-r--r--", ContentType: "text/plain; charset=utf-8"}},
+		{"alloc/data/a", interfaces.AllocFileInfo{Name: "a", IsDir: true, FileMode: "drwxr-xr-x", ContentType: allocdir.ContentTypeOctetStream}},
+		{"alloc/data/alink", interfaces.AllocFileInfo{Name: "alink", IsDir: true, FileMode: "drwxr-xr-x", ContentType: allocdir.ContentTypeOctetStream}},
+		{"", interfaces.AllocFileInfo{Name: "a1", IsDir: true, FileMode: modeAllocDir, ContentType: allocdir.ContentTypeOctetStream}},
 	} {
 		fi, err := a.Stat(c.path)
 		if err != nil || fi == nil {

@@ -11,18 +11,19 @@ import (
 	"strings"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
+	"github.com/allocsim/allocsim/impl/interfaces"
 )
 
 // Deliberately broken alloc dirs: each wraps a correct on-disk AllocDir
 // and gets one thing wrong, the way a careless third implementation would.
 
 // osInfo describes a disk file the way AllocDir does, minus ContentType.
-func osInfo(info fs.FileInfo) *allocdir.AllocFileInfo {
-	return &allocdir.AllocFileInfo{Name: info.Name(), IsDir: info.IsDir(), Size: info.Size(),
+func osInfo(info fs.FileInfo) *interfaces.AllocFileInfo {
+	return &interfaces.AllocFileInfo{Name: info.Name(), IsDir: info.IsDir(), Size: info.Size(),
 		FileMode: info.Mode().String(), ModTime: info.ModTime()}
 }
 
-func osStat(abs string) (*allocdir.AllocFileInfo, error) {
+func osStat(abs string) (*interfaces.AllocFileInfo, error) {
 	info, err := os.Stat(abs)
 	if err != nil {
 		return nil, err
@@ -30,12 +31,12 @@ func osStat(abs string) (*allocdir.AllocFileInfo, error) {
 	return osInfo(info), nil
 }
 
-func osList(abs string) ([]*allocdir.AllocFileInfo, error) {
+func osList(abs string) ([]*interfaces.AllocFileInfo, error) {
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		return nil, err
 	}
-	var out []*allocdir.AllocFileInfo
+	var out []*interfaces.AllocFileInfo
 	for _, e := range entries {
 		info, err := e.Info()
 		if err != nil {
@@ -62,10 +63,10 @@ func osReadAt(abs string, offset int64) (io.ReadCloser, error) {
 type noEscapeCheck struct{ *allocdir.AllocDir }
 
 func (m noEscapeCheck) abs(p string) string { return filepath.Join(m.AllocDirPath(), p) }
-func (m noEscapeCheck) Stat(p string) (*allocdir.AllocFileInfo, error) {
+func (m noEscapeCheck) Stat(p string) (*interfaces.AllocFileInfo, error) {
 	return osStat(m.abs(p))
 }
-func (m noEscapeCheck) List(p string) ([]*allocdir.AllocFileInfo, error) { return osList(m.abs(p)) }
+func (m noEscapeCheck) List(p string) ([]*interfaces.AllocFileInfo, error) { return osList(m.abs(p)) }
 func (m noEscapeCheck) ReadAt(p string, off int64) (io.ReadCloser, error) {
 	return osReadAt(m.abs(p), off)
 }
@@ -80,7 +81,7 @@ func (m lexicalOnly) check(p string) error {
 	return nil
 }
 
-func (m lexicalOnly) Stat(p string) (*allocdir.AllocFileInfo, error) {
+func (m lexicalOnly) Stat(p string) (*interfaces.AllocFileInfo, error) {
 	if err := m.check(p); err != nil {
 		return nil, err
 	}
@@ -132,7 +133,7 @@ func (m caseSensitiveSecrets) ReadAt(p string, off int64) (io.ReadCloser, error)
 // plainTmp builds task tmp dirs without the sticky bit.
 type plainTmp struct{ *allocdir.AllocDir }
 
-func (m plainTmp) NewTaskDir(task string) *allocdir.TaskDir {
+func (m plainTmp) NewTaskDir(task string) *interfaces.TaskDir {
 	m.AllocDir.NewTaskDir(task)
 	return allocdir.NewTaskDirLayout(m.AllocDirPath(), task, func(p string, mode fs.FileMode) error {
 		if err := os.Mkdir(p, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -145,7 +146,7 @@ func (m plainTmp) NewTaskDir(task string) *allocdir.TaskDir {
 // unsortedList lists in reverse order.
 type unsortedList struct{ *allocdir.AllocDir }
 
-func (m unsortedList) List(p string) ([]*allocdir.AllocFileInfo, error) {
+func (m unsortedList) List(p string) ([]*interfaces.AllocFileInfo, error) {
 	infos, err := m.AllocDir.List(p)
 	slices.Reverse(infos)
 	return infos, err
@@ -154,7 +155,7 @@ func (m unsortedList) List(p string) ([]*allocdir.AllocFileInfo, error) {
 // jsonSniffed ignores the .json rule.
 type jsonSniffed struct{ *allocdir.AllocDir }
 
-func (m jsonSniffed) Stat(p string) (*allocdir.AllocFileInfo, error) {
+func (m jsonSniffed) Stat(p string) (*interfaces.AllocFileInfo, error) {
 	fi, err := m.AllocDir.Stat(p)
 	if err == nil && fi.ContentType == allocdir.ContentTypeJSON {
 		fi.ContentType = "text/plain; charset=utf-8"
@@ -177,7 +178,7 @@ func (destroyNothing) Destroy() error { return nil }
 // moveUnbuilt builds the receiver instead of refusing the move.
 type moveUnbuilt struct{ *allocdir.AllocDir }
 
-func (m moveUnbuilt) Move(other allocdir.Interface, tasks []string) error {
+func (m moveUnbuilt) Move(other interfaces.AllocDir, tasks []string) error {
 	if err := m.Build(); err != nil {
 		return err
 	}
@@ -217,30 +218,30 @@ func (eagerExists) BlockUntilExists(context.Context, string) (chan error, error)
 // deafChanges never notifies.
 type deafChanges struct{ *allocdir.AllocDir }
 
-func (m deafChanges) ChangeEvents(ctx context.Context, p string, off int64) (*allocdir.FileChanges, error) {
+func (m deafChanges) ChangeEvents(ctx context.Context, p string, off int64) (*interfaces.FileChanges, error) {
 	if _, err := m.AllocDir.ChangeEvents(ctx, p, off); err != nil {
 		return nil, err
 	}
-	return &allocdir.FileChanges{Modified: make(chan struct{}), Truncated: make(chan struct{}), Deleted: make(chan struct{})}, nil
+	return &interfaces.FileChanges{Modified: make(chan struct{}), Truncated: make(chan struct{}), Deleted: make(chan struct{})}, nil
 }
 
 // nilResults answers every query with nothing: the suite must report, not
 // panic.
 type nilResults struct{ *allocdir.AllocDir }
 
-func (nilResults) NewTaskDir(string) *allocdir.TaskDir          { return nil }
-func (nilResults) Stat(string) (*allocdir.AllocFileInfo, error) { return nil, nil }
-func (nilResults) List(string) ([]*allocdir.AllocFileInfo, error) {
-	return []*allocdir.AllocFileInfo{nil}, nil
+func (nilResults) NewTaskDir(string) *interfaces.TaskDir          { return nil }
+func (nilResults) Stat(string) (*interfaces.AllocFileInfo, error) { return nil, nil }
+func (nilResults) List(string) ([]*interfaces.AllocFileInfo, error) {
+	return []*interfaces.AllocFileInfo{nil}, nil
 }
 func (nilResults) ReadAt(string, int64) (io.ReadCloser, error)                  { return nil, nil }
 func (nilResults) BlockUntilExists(context.Context, string) (chan error, error) { return nil, nil }
-func (nilResults) ChangeEvents(context.Context, string, int64) (*allocdir.FileChanges, error) {
+func (nilResults) ChangeEvents(context.Context, string, int64) (*interfaces.FileChanges, error) {
 	return nil, nil
 }
 
 // noWriter hides the fixture Writer.
-type noWriter struct{ allocdir.Interface }
+type noWriter struct{ interfaces.AllocDir }
 
 // buildFails cannot build.
 type buildFails struct{ *allocdir.AllocDir }

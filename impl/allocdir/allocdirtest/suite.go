@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/benbjohnson/clock"
 )
 
@@ -28,7 +29,7 @@ const PollStep = time.Second
 // not built, live under one fresh alloc root of one storage (so Move works
 // between them), take time from clk, and implement allocdir.Writer so the
 // suite can make fixtures. The suite assumes Writer applies perm exactly.
-func TestAllocDir(t *testing.T, newFactory func(t *testing.T, clk *clock.Mock) allocdir.Factory) {
+func TestAllocDir(t *testing.T, newFactory func(t *testing.T, clk *clock.Mock) interfaces.AllocDirFactory) {
 	t.Helper()
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {
@@ -74,7 +75,7 @@ var checks = []check{
 }
 
 // runCheck runs c in a synctest bubble; a panic is a violation too.
-func runCheck(t *testing.T, c check, newFactory func(*testing.T, *clock.Mock) allocdir.Factory) (err error) {
+func runCheck(t *testing.T, c check, newFactory func(*testing.T, *clock.Mock) interfaces.AllocDirFactory) (err error) {
 	synctest.Test(t, func(t *testing.T) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -91,12 +92,12 @@ func runCheck(t *testing.T, c check, newFactory func(*testing.T, *clock.Mock) al
 type env struct {
 	t       *testing.T
 	clk     *clock.Mock
-	factory allocdir.Factory
+	factory interfaces.AllocDirFactory
 }
 
 // fixture is a built alloc dir with its Writer.
 type fixture struct {
-	allocdir.Interface
+	interfaces.AllocDir
 	w allocdir.Writer
 }
 
@@ -182,7 +183,7 @@ func (r *report) wantNil(op string, err error) bool {
 }
 
 // wantMode stats path and compares its Go mode string.
-func (r *report) wantMode(a allocdir.Interface, path, want string) {
+func (r *report) wantMode(a interfaces.AllocDir, path, want string) {
 	fi, err := a.Stat(path)
 	switch {
 	case err != nil:
@@ -195,7 +196,7 @@ func (r *report) wantMode(a allocdir.Interface, path, want string) {
 }
 
 // wantNames lists path and compares the entry names, in order.
-func (r *report) wantNames(a allocdir.Interface, path string, want ...string) []*allocdir.AllocFileInfo {
+func (r *report) wantNames(a interfaces.AllocDir, path string, want ...string) []*interfaces.AllocFileInfo {
 	infos, err := a.List(path)
 	if err != nil {
 		r.add("List(%q) = %v, want entries %q", path, err, want)
@@ -216,7 +217,7 @@ func (r *report) wantNames(a allocdir.Interface, path string, want ...string) []
 }
 
 // wantContent reads path from offset and compares the bytes.
-func (r *report) wantContent(a allocdir.Interface, path string, offset int64, want string) {
+func (r *report) wantContent(a interfaces.AllocDir, path string, offset int64, want string) {
 	got, err := readAt(a, path, offset)
 	if err != nil {
 		r.add("ReadAt(%q, %d) = %v, want content %q", path, offset, err, want)
@@ -225,7 +226,7 @@ func (r *report) wantContent(a allocdir.Interface, path string, offset int64, wa
 	}
 }
 
-func readAt(a allocdir.Interface, path string, offset int64) (string, error) {
+func readAt(a interfaces.AllocDir, path string, offset int64) (string, error) {
 	rc, err := a.ReadAt(path, offset)
 	if err != nil {
 		return "", err

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing/synctest"
 
-	"github.com/allocsim/allocsim/impl/allocdir"
+	"github.com/allocsim/allocsim/impl/interfaces"
 )
 
 // poll lets every goroutine arm its timers, advances the clock by PollStep
@@ -95,7 +95,7 @@ func checkBlockUntilExists(e *env) error {
 }
 
 // pending drains fc and names the channels that held a notification.
-func pending(fc *allocdir.FileChanges) []string {
+func pending(fc *interfaces.FileChanges) []string {
 	var got []string
 	for _, c := range []struct {
 		name string

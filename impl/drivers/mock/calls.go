@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // WaitTask returns the task's exit channel (package drivers' contract

@@ -3,7 +3,7 @@ package mock
 import (
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // Lenient decoders for Config values: JSON gives float64 or json.Number,

@@ -6,7 +6,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/google/go-cmp/cmp"
 	"github.com/shoenig/test/must"
 	"go.uber.org/goleak"

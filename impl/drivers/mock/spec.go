@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // taskSpec is a task's decoded Config (see the package doc for the keys).

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // handleVersion is the TaskHandle.Version this driver writes and reads.

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // envPath is the environment variable a command is looked up in.

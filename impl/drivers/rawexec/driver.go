@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/drivers/internal/tasktable"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
 )
 

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
 	"github.com/shoenig/test/must"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/shoenig/test/must"
 )
 

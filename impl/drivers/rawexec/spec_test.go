@@ -5,7 +5,7 @@ package rawexec
 import (
 	"testing"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/google/go-cmp/cmp"
 	"github.com/shoenig/test/must"
 )

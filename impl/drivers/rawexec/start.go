@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // StartTask starts cfg's task (package doc): decodes the Config (a bad

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
 	"github.com/shoenig/test/must"
 )

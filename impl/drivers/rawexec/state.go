@@ -3,7 +3,7 @@ package rawexec
 import (
 	"fmt"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // handleVersion is the TaskHandle.Version this driver writes and reads.

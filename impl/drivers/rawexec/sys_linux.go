@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"syscall"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"golang.org/x/sys/unix"
 )
 

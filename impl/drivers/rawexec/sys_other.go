@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/exec"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // supported: off Linux, StartTask and RecoverTask fail with

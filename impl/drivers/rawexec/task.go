@@ -3,8 +3,8 @@ package rawexec
 import (
 	"os/exec"
 
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/drivers/internal/tasktable"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
 )
 

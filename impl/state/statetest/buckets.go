@@ -9,6 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 )
@@ -72,7 +73,7 @@ func testMatchesModel(t *testing.T, open Opener) {
 
 // checkModel compares the alloc list, and every entry of the model's
 // universe under the given allocs, with the DB (step -1: at the end).
-func checkModel(t *rapid.T, db state.StateDB, m model, step int, ids []string) {
+func checkModel(t *rapid.T, db interfaces.StateDB, m model, step int, ids []string) {
 	for _, id := range ids {
 		for _, k := range kinds {
 			tasks := []string{""}
@@ -115,7 +116,7 @@ func checkModel(t *rapid.T, db state.StateDB, m model, step int, ids []string) {
 }
 
 // clearAll deletes every alloc bucket, listed or reported.
-func clearAll(t tb, db state.StateDB) {
+func clearAll(t tb, db interfaces.StateDB) {
 	t.Helper()
 	allocs, errs, err := db.GetAllAllocations()
 	must(t, err)
@@ -142,7 +143,7 @@ func errIDs(errs map[string]error) []string {
 }
 
 // putEverything writes every kind for alloc id, tasks web and db.
-func putEverything(t tb, db state.StateDB, id string) {
+func putEverything(t tb, db interfaces.StateDB, id string) {
 	t.Helper()
 	for _, k := range kinds {
 		for _, task := range modelTasks {
@@ -153,7 +154,7 @@ func putEverything(t tb, db state.StateDB, id string) {
 
 // checkEverything checks what putEverything wrote (present) or nothing
 // (absent) for alloc id.
-func checkEverything(t tb, db state.StateDB, id string, present bool) {
+func checkEverything(t tb, db interfaces.StateDB, id string, present bool) {
 	t.Helper()
 	for _, k := range kinds {
 		for _, task := range modelTasks {

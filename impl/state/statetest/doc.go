@@ -1,8 +1,8 @@
-// Package statetest is the conformance suite for state.StateDB
+// Package statetest is the conformance suite for interfaces.StateDB
 // implementations (SPEC §10), used the way testing/fstest.TestFS is: an
 // implementation's own test calls
 //
-//	statetest.TestStateDB(t, func(t *testing.T, hook state.FaultHook) state.StateDB {
+//	statetest.TestStateDB(t, func(t *testing.T, hook state.FaultHook) interfaces.StateDB {
 //		db := ... // a fresh, empty DB that consults hook before every write
 //		t.Cleanup(func() { db.Close() })
 //		return db

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 )
@@ -19,7 +20,7 @@ var errInjected = errors.New("injected put failure")
 type writeOp struct {
 	name string
 	want state.Write
-	do   func(db state.StateDB) error
+	do   func(db interfaces.StateDB) error
 	kind *kind // nil for deletes
 }
 
@@ -34,15 +35,15 @@ func writeOps() []writeOp {
 		ops = append(ops, writeOp{
 			name: "put " + k.key,
 			want: state.Write{Op: state.OpPut, AllocID: "a1", Task: task, Key: k.key},
-			do:   func(db state.StateDB) error { return k.put(db, "a1", task, fixtures[k.key].full("a1")) },
+			do:   func(db interfaces.StateDB) error { return k.put(db, "a1", task, fixtures[k.key].full("a1")) },
 			kind: k,
 		})
 	}
 	return append(ops,
 		writeOp{name: "DeleteTaskBucket", want: state.Write{Op: state.OpDelete, AllocID: "a1", Task: "web"},
-			do: func(db state.StateDB) error { return db.DeleteTaskBucket("a1", "web") }},
+			do: func(db interfaces.StateDB) error { return db.DeleteTaskBucket("a1", "web") }},
 		writeOp{name: "DeleteAllocationBucket", want: state.Write{Op: state.OpDelete, AllocID: "a1"},
-			do: func(db state.StateDB) error { return db.DeleteAllocationBucket("a1") }},
+			do: func(db interfaces.StateDB) error { return db.DeleteAllocationBucket("a1") }},
 	)
 }
 

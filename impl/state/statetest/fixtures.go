@@ -3,10 +3,11 @@ package statetest
 import (
 	"time"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // Fully populated values (every pointer, map and slice set) and mutators
@@ -46,34 +47,34 @@ var fixtures = map[string]fixture{
 	},
 	state.KeyAllocVolume: {
 		full: func(string) any {
-			return &state.AllocVolumes{CSIVolumes: map[string]*state.CSIVolumeStub{"data": {
+			return &interfaces.AllocVolumes{CSIVolumes: map[string]*interfaces.CSIVolumeStub{"data": {
 				VolumeID: "vol", VolumeName: "data", PluginID: "plug", ExternalNodeID: "n1",
 				AttachmentMode: "file-system", AccessMode: "single-node-writer",
-				MountInfo: &state.CSIMountInfo{Source: "/csi/vol"}}}}
+				MountInfo: &interfaces.CSIMountPoint{Source: "/csi/vol"}}}}
 		},
 		mutate: func(v any) {
-			av := v.(*state.AllocVolumes)
+			av := v.(*interfaces.AllocVolumes)
 			av.CSIVolumes["data"].ReadOnly = true
 			av.CSIVolumes["data"].MountInfo.Source = "mutated"
-			av.CSIVolumes["extra"] = &state.CSIVolumeStub{VolumeID: "x"}
+			av.CSIVolumes["extra"] = &interfaces.CSIVolumeStub{VolumeID: "x"}
 		},
 	},
 	state.KeyLocalState: {
 		full: func(string) any {
-			return &state.LocalState{
-				Hooks: map[string]*state.HookState{"task_dir": {PrestartDone: true,
+			return &interfaces.LocalState{
+				Hooks: map[string]*interfaces.HookState{"task_dir": {PrestartDone: true,
 					Data: map[string]string{"k": "v"}, Env: map[string]string{"E": "1"}}},
-				DriverNetwork: &state.DriverNetwork{PortMap: map[string]int{"http": 8080}, IP: "10.0.0.2"},
+				DriverNetwork: &interfaces.DriverNetwork{PortMap: map[string]int{"http": 8080}, IP: "10.0.0.2"},
 				TaskHandle:    &drivers.TaskHandle{Version: 1, Driver: "mock", TaskID: "a/web", DriverState: []byte("pid=1")},
 			}
 		},
 		mutate: func(v any) {
-			ls := v.(*state.LocalState)
+			ls := v.(*interfaces.LocalState)
 			h := ls.Hooks["task_dir"]
 			h.PrestartDone = false
 			h.Data["k"] = "mutated"
 			h.Env["E"] = "mutated"
-			ls.Hooks["new"] = &state.HookState{}
+			ls.Hooks["new"] = &interfaces.HookState{}
 			ls.DriverNetwork.PortMap["http"] = 1
 			ls.TaskHandle.DriverState[0] = 'X'
 			ls.RunComplete = true

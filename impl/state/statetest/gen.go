@@ -5,10 +5,10 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/allocsim/allocsim/impl/drivers"
-	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // Generators of every stored value. Collections are sometimes nil and
@@ -170,12 +170,12 @@ func GenAllocation(id string) *rapid.Generator[*structs.Allocation] {
 }
 
 // GenLocalState draws a task runner's local state.
-func GenLocalState() *rapid.Generator[*state.LocalState] {
-	hook := rapid.Custom(func(t *rapid.T) *state.HookState {
-		return &state.HookState{PrestartDone: rapid.Bool().Draw(t, "done"), Data: genStrMap().Draw(t, "data"), Env: genStrMap().Draw(t, "env")}
+func GenLocalState() *rapid.Generator[*interfaces.LocalState] {
+	hook := rapid.Custom(func(t *rapid.T) *interfaces.HookState {
+		return &interfaces.HookState{PrestartDone: rapid.Bool().Draw(t, "done"), Data: genStrMap().Draw(t, "data"), Env: genStrMap().Draw(t, "env")}
 	})
-	network := rapid.Custom(func(t *rapid.T) *state.DriverNetwork {
-		return &state.DriverNetwork{
+	network := rapid.Custom(func(t *rapid.T) *interfaces.DriverNetwork {
+		return &interfaces.DriverNetwork{
 			PortMap:       rapid.OneOf(rapid.Just[map[string]int](nil), rapid.MapOfN(genName, rapid.IntRange(1, 65535), 0, 2)).Draw(t, "ports"),
 			IP:            genText.Draw(t, "ip"),
 			AutoAdvertise: rapid.Bool().Draw(t, "advertise"),
@@ -187,9 +187,9 @@ func GenLocalState() *rapid.Generator[*state.LocalState] {
 			DriverState: rapid.OneOf(rapid.Just[[]byte](nil), rapid.SliceOfN(rapid.Byte(), 0, 16)).Draw(t, "driver_state"),
 		}
 	})
-	return rapid.Custom(func(t *rapid.T) *state.LocalState {
-		return &state.LocalState{
-			Hooks:         rapid.OneOf(rapid.Just[map[string]*state.HookState](nil), rapid.MapOfN(genName, hook, 0, 3)).Draw(t, "hooks"),
+	return rapid.Custom(func(t *rapid.T) *interfaces.LocalState {
+		return &interfaces.LocalState{
+			Hooks:         rapid.OneOf(rapid.Just[map[string]*interfaces.HookState](nil), rapid.MapOfN(genName, hook, 0, 3)).Draw(t, "hooks"),
 			DriverNetwork: genPtr(network).Draw(t, "network"),
 			TaskHandle:    genPtr(handle).Draw(t, "handle"),
 			RunComplete:   rapid.Bool().Draw(t, "run_complete"),
@@ -198,9 +198,9 @@ func GenLocalState() *rapid.Generator[*state.LocalState] {
 }
 
 // GenAllocVolumes draws CSI stubs.
-func GenAllocVolumes() *rapid.Generator[*state.AllocVolumes] {
-	stub := rapid.Custom(func(t *rapid.T) *state.CSIVolumeStub {
-		s := &state.CSIVolumeStub{
+func GenAllocVolumes() *rapid.Generator[*interfaces.AllocVolumes] {
+	stub := rapid.Custom(func(t *rapid.T) *interfaces.CSIVolumeStub {
+		s := &interfaces.CSIVolumeStub{
 			VolumeID: genName.Draw(t, "volume_id"), VolumeName: genName.Draw(t, "volume_name"),
 			PluginID: genName.Draw(t, "plugin"), ExternalNodeID: genName.Draw(t, "node"),
 			ReadOnly:       rapid.Bool().Draw(t, "ro"),
@@ -208,12 +208,12 @@ func GenAllocVolumes() *rapid.Generator[*state.AllocVolumes] {
 			AccessMode:     rapid.SampledFrom([]string{"single-node-writer", "multi-node-reader-only"}).Draw(t, "access"),
 		}
 		if rapid.Bool().Draw(t, "mounted") {
-			s.MountInfo = &state.CSIMountInfo{Source: "/csi/" + s.VolumeID, IsDevice: rapid.Bool().Draw(t, "device")}
+			s.MountInfo = &interfaces.CSIMountPoint{Source: "/csi/" + s.VolumeID, IsDevice: rapid.Bool().Draw(t, "device")}
 		}
 		return s
 	})
-	return rapid.Custom(func(t *rapid.T) *state.AllocVolumes {
-		return &state.AllocVolumes{CSIVolumes: rapid.OneOf(rapid.Just[map[string]*state.CSIVolumeStub](nil),
+	return rapid.Custom(func(t *rapid.T) *interfaces.AllocVolumes {
+		return &interfaces.AllocVolumes{CSIVolumes: rapid.OneOf(rapid.Just[map[string]*interfaces.CSIVolumeStub](nil),
 			rapid.MapOfN(genName, stub, 0, 3)).Draw(t, "csi")}
 	})
 }

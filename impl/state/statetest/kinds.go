@@ -6,6 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 )
@@ -17,8 +18,8 @@ type kind struct {
 	key  string // STATE-1 key
 	task bool   // per-task key
 	gen  func(allocID string) *rapid.Generator[any]
-	put  func(db state.StateDB, allocID, task string, v any) error
-	get  func(db state.StateDB, allocID, task string) (any, error)
+	put  func(db interfaces.StateDB, allocID, task string, v any) error
+	get  func(db interfaces.StateDB, allocID, task string) (any, error)
 	// zero is a typed nil of the value's type, for NilValuesReadBackNil.
 	zero any
 }
@@ -31,64 +32,66 @@ var kinds = []kind{
 	{
 		key: state.KeyAlloc,
 		gen: func(id string) *rapid.Generator[any] { return asAny(GenAllocation(id)) },
-		put: func(db state.StateDB, _, _ string, v any) error { return db.PutAllocation(v.(*structs.Allocation)) },
-		get: func(db state.StateDB, id, _ string) (any, error) { return getAlloc(db, id) },
+		put: func(db interfaces.StateDB, _, _ string, v any) error {
+			return db.PutAllocation(v.(*structs.Allocation))
+		},
+		get: func(db interfaces.StateDB, id, _ string) (any, error) { return getAlloc(db, id) },
 	},
 	{
 		key: state.KeyAcknowledgedState,
 		gen: func(string) *rapid.Generator[any] { return asAny(GenAllocState()) },
-		put: func(db state.StateDB, id, _ string, v any) error {
+		put: func(db interfaces.StateDB, id, _ string, v any) error {
 			return db.PutAcknowledgedState(id, v.(*structs.AllocState))
 		},
-		get:  func(db state.StateDB, id, _ string) (any, error) { return db.GetAcknowledgedState(id) },
+		get:  func(db interfaces.StateDB, id, _ string) (any, error) { return db.GetAcknowledgedState(id) },
 		zero: (*structs.AllocState)(nil),
 	},
 	{
 		key: state.KeyDeployStatus,
 		gen: func(string) *rapid.Generator[any] { return asAny(GenDeploymentStatus()) },
-		put: func(db state.StateDB, id, _ string, v any) error {
+		put: func(db interfaces.StateDB, id, _ string, v any) error {
 			return db.PutDeploymentStatus(id, v.(*structs.AllocDeploymentStatus))
 		},
-		get:  func(db state.StateDB, id, _ string) (any, error) { return db.GetDeploymentStatus(id) },
+		get:  func(db interfaces.StateDB, id, _ string) (any, error) { return db.GetDeploymentStatus(id) },
 		zero: (*structs.AllocDeploymentStatus)(nil),
 	},
 	{
 		key: state.KeyNetworkStatus,
 		gen: func(string) *rapid.Generator[any] { return asAny(GenNetworkStatus()) },
-		put: func(db state.StateDB, id, _ string, v any) error {
+		put: func(db interfaces.StateDB, id, _ string, v any) error {
 			return db.PutNetworkStatus(id, v.(*structs.AllocNetworkStatus))
 		},
-		get:  func(db state.StateDB, id, _ string) (any, error) { return db.GetNetworkStatus(id) },
+		get:  func(db interfaces.StateDB, id, _ string) (any, error) { return db.GetNetworkStatus(id) },
 		zero: (*structs.AllocNetworkStatus)(nil),
 	},
 	{
 		key: state.KeyAllocVolume,
 		gen: func(string) *rapid.Generator[any] { return asAny(GenAllocVolumes()) },
-		put: func(db state.StateDB, id, _ string, v any) error {
-			return db.PutAllocVolumes(id, v.(*state.AllocVolumes))
+		put: func(db interfaces.StateDB, id, _ string, v any) error {
+			return db.PutAllocVolumes(id, v.(*interfaces.AllocVolumes))
 		},
-		get:  func(db state.StateDB, id, _ string) (any, error) { return db.GetAllocVolumes(id) },
-		zero: (*state.AllocVolumes)(nil),
+		get:  func(db interfaces.StateDB, id, _ string) (any, error) { return db.GetAllocVolumes(id) },
+		zero: (*interfaces.AllocVolumes)(nil),
 	},
 	{
 		key: state.KeyLocalState, task: true,
 		gen: func(string) *rapid.Generator[any] { return asAny(GenLocalState()) },
-		put: func(db state.StateDB, id, task string, v any) error {
-			return db.PutTaskRunnerLocalState(id, task, v.(*state.LocalState))
+		put: func(db interfaces.StateDB, id, task string, v any) error {
+			return db.PutTaskRunnerLocalState(id, task, v.(*interfaces.LocalState))
 		},
-		get: func(db state.StateDB, id, task string) (any, error) {
+		get: func(db interfaces.StateDB, id, task string) (any, error) {
 			ls, _, err := db.GetTaskRunnerState(id, task)
 			return ls, err
 		},
-		zero: (*state.LocalState)(nil),
+		zero: (*interfaces.LocalState)(nil),
 	},
 	{
 		key: state.KeyTaskState, task: true,
 		gen: func(string) *rapid.Generator[any] { return asAny(GenTaskState()) },
-		put: func(db state.StateDB, id, task string, v any) error {
+		put: func(db interfaces.StateDB, id, task string, v any) error {
 			return db.PutTaskState(id, task, v.(*structs.TaskState))
 		},
-		get: func(db state.StateDB, id, task string) (any, error) {
+		get: func(db interfaces.StateDB, id, task string) (any, error) {
 			_, ts, err := db.GetTaskRunnerState(id, task)
 			return ts, err
 		},
@@ -99,7 +102,7 @@ var kinds = []kind{
 // getAlloc finds one alloc in GetAllAllocations: a typed nil if absent
 // (also when its bucket has no alloc entry), its per-alloc error if it is
 // corrupt.
-func getAlloc(db state.StateDB, id string) (*structs.Allocation, error) {
+func getAlloc(db interfaces.StateDB, id string) (*structs.Allocation, error) {
 	allocs, errs, err := db.GetAllAllocations()
 	if err != nil {
 		return nil, err
@@ -122,7 +125,7 @@ func isNull(t tb, v any) bool {
 }
 
 // mustGet reads k and fails t on error.
-func mustGet(t tb, db state.StateDB, k kind, allocID, task string) any {
+func mustGet(t tb, db interfaces.StateDB, k kind, allocID, task string) any {
 	t.Helper()
 	v, err := k.get(db, allocID, task)
 	if err != nil {
@@ -132,7 +135,7 @@ func mustGet(t tb, db state.StateDB, k kind, allocID, task string) any {
 }
 
 // mustPut writes k and fails t on error.
-func mustPut(t tb, db state.StateDB, k kind, allocID, task string, v any) {
+func mustPut(t tb, db interfaces.StateDB, k kind, allocID, task string, v any) {
 	t.Helper()
 	if err := k.put(db, allocID, task, v); err != nil {
 		t.Fatalf("put %s of %s: %v", k.key, where(allocID, task), err)

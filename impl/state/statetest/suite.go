@@ -7,13 +7,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 )
 
 // Opener returns a fresh, empty StateDB for one subtest that consults hook
 // (which may be nil) before every write, and registers its Close with
 // t.Cleanup. Closing twice must be harmless.
-type Opener func(t *testing.T, hook state.FaultHook) state.StateDB
+type Opener func(t *testing.T, hook state.FaultHook) interfaces.StateDB
 
 // TestStateDB runs the whole suite against the StateDB that open returns,
 // one subtest per property.

@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/impl/state/statetest"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
-func openMem(t *testing.T, hook state.FaultHook) state.StateDB {
+func openMem(t *testing.T, hook state.FaultHook) interfaces.StateDB {
 	db := state.NewMemDB(state.MemConfig{FaultHook: hook})
 	t.Cleanup(func() { _ = db.Close() })
 	return db
@@ -33,29 +34,29 @@ var mutants = map[string]struct {
 	caught []string
 }{
 	"shared_task_state": {
-		open: func(t *testing.T, hook state.FaultHook) state.StateDB {
+		open: func(t *testing.T, hook state.FaultHook) interfaces.StateDB {
 			return &sharedTaskState{DB: openMem(t, hook).(*state.DB), last: map[string]*structs.TaskState{}}
 		},
 		caught: []string{"DeepCopyIsolation"},
 	},
 	"unsorted_list": {
-		open: func(t *testing.T, hook state.FaultHook) state.StateDB {
+		open: func(t *testing.T, hook state.FaultHook) interfaces.StateDB {
 			return &unsortedList{openMem(t, hook).(*state.DB)}
 		},
 		caught: []string{"ListSortedByID", "MatchesModel"},
 	},
 	"ignores_fault_hook": {
-		open:   func(t *testing.T, _ state.FaultHook) state.StateDB { return openMem(t, nil) },
+		open:   func(t *testing.T, _ state.FaultHook) interfaces.StateDB { return openMem(t, nil) },
 		caught: []string{"FaultHookSeesEveryWrite", "InjectedFailureKeepsPriorValues"},
 	},
 	"corrupt_fails_list": {
-		open: func(t *testing.T, hook state.FaultHook) state.StateDB {
+		open: func(t *testing.T, hook state.FaultHook) interfaces.StateDB {
 			return &strictList{openMem(t, hook).(*state.DB)}
 		},
 		caught: []string{"CorruptAllocSkippedPerAlloc", "TaskWriteWithoutAllocIsReportedPerAlloc"},
 	},
 	"delete_keeps_tasks": {
-		open: func(t *testing.T, hook state.FaultHook) state.StateDB {
+		open: func(t *testing.T, hook state.FaultHook) interfaces.StateDB {
 			return &shallowDelete{openMem(t, hook).(*state.DB)}
 		},
 		caught: []string{"DeleteAllocationDeletesEverything"},
@@ -73,7 +74,7 @@ func (m *sharedTaskState) PutTaskState(allocID, task string, ts *structs.TaskSta
 	return m.DB.PutTaskState(allocID, task, ts)
 }
 
-func (m *sharedTaskState) GetTaskRunnerState(allocID, task string) (*state.LocalState, *structs.TaskState, error) {
+func (m *sharedTaskState) GetTaskRunnerState(allocID, task string) (*interfaces.LocalState, *structs.TaskState, error) {
 	ls, ts, err := m.DB.GetTaskRunnerState(allocID, task)
 	if shared, ok := m.last[allocID+"/"+task]; ok && err == nil {
 		ts = shared

@@ -6,6 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 )
 
@@ -108,7 +109,7 @@ func testUnknownFields(t *testing.T, open Opener) {
 }
 
 // rawWriter returns db's RawWriter or skips the subtest.
-func rawWriter(t *testing.T, db state.StateDB) state.RawWriter {
+func rawWriter(t *testing.T, db interfaces.StateDB) state.RawWriter {
 	t.Helper()
 	raw, ok := db.(state.RawWriter)
 	if !ok {

@@ -17,15 +17,15 @@ import (
 
 	"github.com/allocsim/allocsim/impl/agent"
 	"github.com/allocsim/allocsim/impl/allocdir"
-	"github.com/allocsim/allocsim/impl/client"
-	"github.com/allocsim/allocsim/impl/drivers"
 	"github.com/allocsim/allocsim/impl/drivers/mock"
 	"github.com/allocsim/allocsim/impl/drivers/rawexec"
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/reference"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/syncpolicy"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/sim/apiserver"
 	"github.com/allocsim/allocsim/sim/seeds"
 	"github.com/allocsim/allocsim/sim/server"
@@ -157,7 +157,7 @@ func (a *Agent) start(undo *[]func()) error {
 	if err != nil {
 		return err
 	}
-	c, err := client.New(&interfaces.ClientOptions{
+	c, err := reference.Factory.NewClient(&interfaces.ClientOptions{
 		Node: &interfaces.ClientConfig{
 			NodeID: a.nodeID, Datacenter: Datacenter, NodePool: NodePool, Region: Region,
 			LocalZone: cfg.LocalZone, ScheduleProfile: string(cfg.Profile),
@@ -170,6 +170,8 @@ func (a *Agent) start(undo *[]func()) error {
 		AllocDirFactory: allocdir.DiskFactory(allocdir.Config{Root: filepath.Join(a.dataDir, allocSubdir), Clock: cfg.Clock}),
 		Metrics:         m,
 		RPCClient:       localConn{srv: a.srv},
+		// The dev agent runs the reference runner.
+		AllocRunnerFactory: reference.Factory.NewAllocRunner,
 	})
 	if err != nil {
 		return fmt.Errorf("building the client: %w", err)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // Exit is how one task ends, as its StopTask and WaitTask callers see it

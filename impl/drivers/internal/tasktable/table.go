@@ -1,6 +1,6 @@
 package tasktable
 
-import "github.com/allocsim/allocsim/impl/drivers"
+import "github.com/allocsim/allocsim/plugins/drivers"
 
 // Task is what a Table holds.
 type Task interface {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/allocsim/allocsim/impl/drivers"
+	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/shoenig/test/must"
 )
 
