@@ -26,6 +26,7 @@ type fakeTR struct {
 	restoreErr error
 	signalErr  error
 	restarts   []*structs.TaskEvent
+	setAllocs  []*structs.Allocation
 	updates    []*structs.Allocation
 	signals    []string
 	killEvents []*structs.TaskEvent
@@ -212,6 +213,12 @@ func (f *fakeTR) Signal(ev *structs.TaskEvent, sig string) error {
 	return nil
 }
 
+func (f *fakeTR) SetAlloc(a *structs.Allocation) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.setAllocs = append(f.setAllocs, a)
+}
+
 func (f *fakeTR) Update(a *structs.Allocation) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -263,6 +270,7 @@ func (f *fakeTR) snapshot() fakeTRView {
 	return fakeTRView{
 		killEvents: append([]*structs.TaskEvent(nil), f.killEvents...),
 		updates:    append([]*structs.Allocation(nil), f.updates...),
+		setAllocs:  append([]*structs.Allocation(nil), f.setAllocs...),
 		signals:    append([]string(nil), f.signals...),
 		restarts:   len(f.restarts),
 		markFailed: f.markFailed,
@@ -274,6 +282,7 @@ func (f *fakeTR) snapshot() fakeTRView {
 type fakeTRView struct {
 	killEvents []*structs.TaskEvent
 	updates    []*structs.Allocation
+	setAllocs  []*structs.Allocation
 	signals    []string
 	restarts   int
 	markFailed string

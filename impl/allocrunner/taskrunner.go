@@ -39,6 +39,7 @@ type taskRunner interface {
 	Kill(ctx context.Context, ev *structs.TaskEvent) error
 	Restart(ctx context.Context, ev *structs.TaskEvent, failure bool) error
 	Signal(ev *structs.TaskEvent, sig string) error
+	SetAlloc(alloc *structs.Allocation)
 	Update(alloc *structs.Allocation)
 	Shutdown()
 	MarkFailedKill(reason string)

@@ -59,8 +59,12 @@ func (q *updateQueue) close() {
 }
 
 // Update implements interfaces.AllocRunner (AR-10): it queues a copy of
-// alloc for the update handler and returns at once. Updates after WaitCh
-// closed are ignored.
+// alloc for the update handler and hands every task runner the alloc
+// before it returns, so that a task that wakes within the same instant
+// (the servers contacted after a failed recovery, STATE-4) already sees a
+// server stop instead of racing the handler's kill (DET-3). The handler
+// runs the update hooks and the kill. Updates after WaitCh closed are
+// ignored.
 func (ar *allocRunner) Update(alloc *structs.Allocation) {
 	if alloc == nil {
 		return
@@ -70,8 +74,13 @@ func (ar *allocRunner) Update(alloc *structs.Allocation) {
 		return
 	default:
 	}
-	if !ar.updates.push(alloc.Copy()) {
+	update := alloc.Copy()
+	if !ar.updates.push(update) {
 		ar.logger.Debug("dropped alloc update", "alloc_modify_index", alloc.AllocModifyIndex)
+		return
+	}
+	for _, name := range ar.taskNames {
+		ar.tasks[name].SetAlloc(update.Copy())
 	}
 }
 

@@ -76,6 +76,30 @@ func TestUpdate_QueuedBeforeRun_AR10(t *testing.T) {
 	})
 }
 
+// TestUpdate_TaskRunnersSeeAllocAtOnce_AR10: Update hands every task runner
+// the alloc before it returns (the handler runs later), so a task that
+// wakes in the same instant sees a server stop (DET-3; regression seeds
+// contact_races_async_update and siblings); a dropped update reaches no
+// task runner.
+func TestUpdate_TaskRunnersSeeAllocAtOnce_AR10(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, testAlloc(mainTask("web"), mainTask("api")))
+		ar := h.build()
+		ar.Update(idx(12, structs.AllocDesiredStatusStop))
+		ar.Update(idx(5, "run")) // lower than the queued: dropped
+		for _, name := range []string{"api", "web"} {
+			set := h.trs[name].snapshot().setAllocs
+			must.Len(t, 1, set)
+			must.Eq(t, uint64(12), set[0].AllocModifyIndex)
+			must.Eq(t, structs.AllocDesiredStatusStop, set[0].DesiredStatus)
+			must.Len(t, 0, h.trs[name].snapshot().updates, must.Sprint("the handler has not run"))
+		}
+		go ar.Run()
+		synctest.Wait()
+		h.finish()
+	})
+}
+
 // TestUpdate_HooksAndStop_AR10: a non-terminal update runs the update
 // hooks; a server stop kills every task (Killing, no rule event, prekill
 // hooks first) and the alloc completes; updates after WaitCh closed are

@@ -30,8 +30,9 @@ const (
 
 // pullLoop pulls the node's allocs with the blocking Node.GetClientAllocs
 // and applies each new view (runAllocs). The first successful reply closes
-// ServersContactedCh before its allocs are applied, so the runners it
-// builds start with the servers contacted.
+// ServersContactedCh once its allocs are applied: a restored task waiting
+// for the servers (STATE-4) then wakes with its runner already holding the
+// servers' view (a server stop included), never racing it (DET-3).
 func (c *Client) pullLoop(ctx context.Context) {
 	defer c.loops.Done()
 	var (
@@ -58,10 +59,7 @@ func (c *Client) pullLoop(ctx context.Context) {
 			continue
 		}
 		backoff = 0
-		first := !contacted
-		contacted = true
-		c.contact.mark()
-		if !first && resp.Index <= index {
+		if contacted && resp.Index <= index {
 			if !c.wait(ctx, pullNoChangeDelay) {
 				return
 			}
@@ -69,6 +67,10 @@ func (c *Client) pullLoop(ctx context.Context) {
 		}
 		index = resp.Index
 		c.runAllocs(resp.Allocs)
+		if !contacted {
+			contacted = true
+			c.contact.mark()
+		}
 	}
 }
 

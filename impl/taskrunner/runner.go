@@ -176,13 +176,23 @@ func (tr *TaskRunner) Update(alloc *structs.Allocation) {
 	if alloc == nil {
 		return
 	}
+	tr.SetAlloc(alloc)
+	tr.runUpdateHooks(alloc)
+}
+
+// SetAlloc replaces the TR's alloc and task definition without running
+// the update hooks: the alloc runner calls it from its Update, so that
+// the task sees a newer alloc before the update is handled (AR-10).
+func (tr *TaskRunner) SetAlloc(alloc *structs.Allocation) {
+	if alloc == nil {
+		return
+	}
 	tr.mu.Lock()
+	defer tr.mu.Unlock()
 	tr.alloc = alloc
 	if t := alloc.LookupTaskGroup().LookupTask(tr.taskName); t != nil {
 		tr.task = t
 	}
-	tr.mu.Unlock()
-	tr.runUpdateHooks(alloc)
 }
 
 // Shutdown stops the TR leaving the task running; it returns when Run has
