@@ -5,9 +5,10 @@ STATICCHECK  ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 STATICCHECK_VERSION := v0.8.2
 FUZZTIME     ?= 30s
 BENCHTIME    ?= 1s
+MAXFILESIZE  ?= 1048576
 PKGS         := ./...
 
-.PHONY: all test race fuzz bench lint staticcheck detlint conform report tools
+.PHONY: all test race fuzz bench lint staticcheck detlint sizelint conform report tools
 
 all: lint test
 
@@ -32,8 +33,9 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
-## lint: gofmt, go vet, staticcheck (pinned) and the determinism rule (DET-1).
-lint: detlint staticcheck
+## lint: gofmt, go vet, staticcheck (pinned), the determinism rule (DET-1)
+## and no tracked file over MAXFILESIZE bytes (default 1 MiB).
+lint: detlint sizelint staticcheck
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
@@ -43,6 +45,9 @@ staticcheck: tools
 
 detlint:
 	$(GO) run ./internal/detlint impl sim
+
+sizelint:
+	$(GO) run ./internal/sizelint -max $(MAXFILESIZE) .
 
 tools:
 	@[ -x $(STATICCHECK) ] && $(STATICCHECK) -version | grep -q $(STATICCHECK_VERSION:v%=%) || \

@@ -33,14 +33,17 @@ const DefaultPollInterval = 100 * time.Millisecond
 // DefaultRoot is the alloc root used when Config.Root is empty.
 const DefaultRoot = "/opt/nomad/data/alloc"
 
-// Config configures an alloc dir. The zero value is usable.
+// Config configures an alloc dir. Clock is required for NewDisk; the
+// zero value of every other field is usable.
 type Config struct {
 	// Root is the client's alloc root; the alloc dir is <Root>/<allocID>.
 	// Empty means DefaultRoot. A relative Root is made absolute (on disk
 	// against the working directory, in memory against "/").
 	Root string
-	// Clock paces polling (and, in memory, gives ModTime). Nil means the
-	// real clock for NewDisk and the MemFS's clock for NewMem.
+	// Clock paces polling (and, in memory, gives ModTime). NewDisk and
+	// DiskFactory reject a nil Clock; NewMem uses its MemFS's clock
+	// instead. There is no real-clock default (DET-1): the production
+	// adapter passes clock.New().
 	Clock clock.Clock
 	// PollInterval is the polling period of BlockUntilExists and
 	// ChangeEvents. Zero or negative means DefaultPollInterval.

@@ -35,33 +35,53 @@ var (
 )
 
 // NewDisk returns the alloc dir of allocID under cfg.Root on the real file
-// system. allocID must be one path element.
-func NewDisk(cfg Config, allocID string) *AllocDir {
-	root := cfg.Root
+// system. allocID must be one path element. It fails when cfg.Clock is
+// nil (there is no real-clock default, DET-1) or when a relative cfg.Root
+// cannot be made absolute.
+func NewDisk(cfg Config, allocID string) (*AllocDir, error) {
+	root, err := cfg.diskRoot()
+	if err != nil {
+		return nil, err
+	}
+	return newAllocDir(diskStorage{}, root, allocID, cfg.Clock, cfg.pollInterval()), nil
+}
+
+// DiskFactory returns a Factory of NewDisk alloc dirs sharing cfg. It
+// checks cfg once, with NewDisk's errors, so the factory cannot fail.
+func DiskFactory(cfg Config) (interfaces.AllocDirFactory, error) {
+	root, err := cfg.diskRoot()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Root = root
+	return func(allocID string) interfaces.AllocDir {
+		return newAllocDir(diskStorage{}, cfg.Root, allocID, cfg.Clock, cfg.pollInterval())
+	}, nil
+}
+
+// diskRoot checks cfg for NewDisk and returns its absolute root.
+func (c Config) diskRoot() (string, error) {
+	if c.Clock == nil {
+		return "", errors.New("allocdir config: clock is nil")
+	}
+	root := c.Root
 	if root == "" {
 		root = DefaultRoot
 	}
-	if abs, err := filepath.Abs(root); err == nil {
-		root = abs
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("allocdir config: root %q: %w", root, err)
 	}
-	clk := cfg.Clock
-	if clk == nil {
-		clk = clock.New()
-	}
-	return newAllocDir(diskStorage{}, root, allocID, clk, cfg.pollInterval())
-}
-
-// DiskFactory returns a Factory of NewDisk alloc dirs sharing cfg.
-func DiskFactory(cfg Config) interfaces.AllocDirFactory {
-	return func(allocID string) interfaces.AllocDir { return NewDisk(cfg, allocID) }
+	return abs, nil
 }
 
 // NewMem returns the alloc dir of allocID under cfg.Root inside fsys. A nil
-// fsys means a MemFS of its own on cfg.Clock; a nil cfg.Clock means fsys's
-// clock.
+// cfg.Clock means fsys's clock. A nil fsys means a MemFS of its own on
+// cfg.Clock, which is then required: NewMem panics when both are nil, a
+// wiring mistake.
 func NewMem(fsys *MemFS, cfg Config, allocID string) *AllocDir {
 	if fsys == nil {
-		fsys = NewMemFS(cfg.Clock)
+		fsys = newOwnMemFS("NewMem", cfg.Clock)
 	}
 	root := cfg.Root
 	if root == "" {
@@ -76,12 +96,21 @@ func NewMem(fsys *MemFS, cfg Config, allocID string) *AllocDir {
 }
 
 // MemFactory returns a Factory of NewMem alloc dirs sharing fsys (nil
-// means one new MemFS on cfg.Clock) and cfg.
+// means one new MemFS on cfg.Clock; MemFactory panics when both are nil)
+// and cfg.
 func MemFactory(fsys *MemFS, cfg Config) interfaces.AllocDirFactory {
 	if fsys == nil {
-		fsys = NewMemFS(cfg.Clock)
+		fsys = newOwnMemFS("MemFactory", cfg.Clock)
 	}
 	return func(allocID string) interfaces.AllocDir { return NewMem(fsys, cfg, allocID) }
+}
+
+// newOwnMemFS is the MemFS of a NewMem or MemFactory given none.
+func newOwnMemFS(caller string, clk clock.Clock) *MemFS {
+	if clk == nil {
+		panic("allocdir: " + caller + ": no MemFS and config clock is nil")
+	}
+	return NewMemFS(clk)
 }
 
 func newAllocDir(s storage, root, id string, clk clock.Clock, poll time.Duration) *AllocDir {

@@ -24,10 +24,20 @@ import (
 func both(t *testing.T, clk clock.Clock, id string) map[string]*AllocDir {
 	root := filepath.Join(t.TempDir(), "alloc")
 	return map[string]*AllocDir{
-		"disk":   NewDisk(Config{Root: root, Clock: clk}, id),
+		"disk":   mustDisk(t, Config{Root: root, Clock: clk}, id),
 		"memory": NewMem(NewMemFS(clk), Config{Root: root}, id),
 	}
 }
+
+func mustDisk(t *testing.T, cfg Config, id string) *AllocDir {
+	t.Helper()
+	a, err := NewDisk(cfg, id)
+	must.NoError(t, err)
+	return a
+}
+
+// memDir is a memory alloc dir of id on a MemFS of its own.
+func memDir(id string) *AllocDir { return NewMem(nil, Config{Clock: clock.NewMock()}, id) }
 
 // TestBuildRoot: Build makes a missing client root 0711 and leaves an
 // existing one alone (ADIR-2).
@@ -62,7 +72,7 @@ func TestBuildFailure(t *testing.T) {
 		must.ErrorIs(t, err, syscall.ENOTDIR)
 	}
 	// The alloc dir itself in the way.
-	mfs2 := NewMem(nil, Config{}, "a1")
+	mfs2 := memDir("a1")
 	must.NoError(t, mfs2.store.mkdirAll(DefaultRoot, 0o711))
 	must.NoError(t, mfs2.store.writeFile(mfs2.dir, nil, 0o644))
 	must.EqError(t, mfs2.Build(), "Failed to make the alloc directory "+mfs2.dir+": mkdir "+mfs2.dir+": file exists")
@@ -71,17 +81,34 @@ func TestBuildFailure(t *testing.T) {
 }
 
 // TestConfigDefaults: empty Root is DefaultRoot, relative roots become
-// absolute, a nil clock is the MemFS's.
+// absolute, a nil clock in memory is the MemFS's.
 func TestConfigDefaults(t *testing.T) {
-	must.EqOp(t, DefaultRoot+"/a1", NewDisk(Config{}, "a1").AllocDirPath())
-	must.EqOp(t, DefaultRoot+"/a1", NewMem(nil, Config{}, "a1").AllocDirPath())
-	must.EqOp(t, "/rel/a1", NewMem(nil, Config{Root: "rel"}, "a1").AllocDirPath())
-	must.True(t, filepath.IsAbs(NewDisk(Config{Root: "rel"}, "a1").AllocDirPath()))
 	clk := clock.NewMock()
+	must.EqOp(t, DefaultRoot+"/a1", mustDisk(t, Config{Clock: clk}, "a1").AllocDirPath())
+	must.EqOp(t, DefaultRoot+"/a1", NewMem(nil, Config{Clock: clk}, "a1").AllocDirPath())
+	must.EqOp(t, "/rel/a1", NewMem(nil, Config{Root: "rel", Clock: clk}, "a1").AllocDirPath())
+	must.True(t, filepath.IsAbs(mustDisk(t, Config{Root: "rel", Clock: clk}, "a1").AllocDirPath()))
+	f, err := DiskFactory(Config{Root: "rel", Clock: clk})
+	must.NoError(t, err)
+	must.True(t, filepath.IsAbs(f("a1").AllocDirPath()))
 	must.Eq[clock.Clock](t, clk, NewMem(NewMemFS(clk), Config{}, "a1").clock)
-	must.EqOp(t, DefaultPollInterval, NewMem(nil, Config{PollInterval: -1}, "a1").poll)
-	must.NotNil(t, NewDisk(Config{}, "a1").clock)
-	must.NotNil(t, MemFactory(nil, Config{})("a1"))
+	must.EqOp(t, DefaultPollInterval, NewMem(nil, Config{PollInterval: -1, Clock: clk}, "a1").poll)
+	must.Eq[clock.Clock](t, clk, mustDisk(t, Config{Clock: clk}, "a1").clock)
+	must.NotNil(t, MemFactory(nil, Config{Clock: clk})("a1"))
+}
+
+// TestNilClock: there is no real-clock default (DET-1). The disk
+// constructors return an error; the memory ones, which have no error
+// return, panic when they have no clock at all.
+func TestNilClock(t *testing.T) {
+	_, err := NewDisk(Config{Root: "/alloc"}, "a1")
+	must.EqError(t, err, "allocdir config: clock is nil")
+	_, err = DiskFactory(Config{})
+	must.EqError(t, err, "allocdir config: clock is nil")
+	must.Panic(t, func() { NewMemFS(nil) })
+	must.Panic(t, func() { NewMem(nil, Config{}, "a1") })
+	must.Panic(t, func() { MemFactory(nil, Config{Root: "/alloc"}) })
+	must.NotNil(t, NewMem(NewMemFS(clock.NewMock()), Config{}, "a1"), must.Sprint("a MemFS gives the clock"))
 }
 
 // TestMemModTime: in memory, times come from the clock (ADIR-5).
@@ -107,7 +134,7 @@ func TestMemModTime(t *testing.T) {
 
 // TestMoveOtherStorage: an *AllocDir on another storage is refused.
 func TestMoveOtherStorage(t *testing.T) {
-	a, b := NewMem(nil, Config{}, "a1"), NewMem(nil, Config{}, "a2")
+	a, b := memDir("a1"), memDir("a2")
 	must.NoError(t, a.Build())
 	must.EqError(t, a.Move(b, nil), "error moving data dir: other alloc dir "+b.dir+" is on another storage")
 }
@@ -179,7 +206,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 
 // TestSnapshotWriterFails: a failing writer is reported, never hidden.
 func TestSnapshotWriterFails(t *testing.T) {
-	a := NewMem(nil, Config{}, "a1")
+	a := memDir("a1")
 	must.NoError(t, a.Build())
 	must.NoError(t, a.WriteFile("alloc/data/f", bytes.Repeat([]byte("x"), 4096), 0o644))
 	err := a.Snapshot(failingWriter{})
@@ -254,7 +281,7 @@ func TestWatchEscapeLater(t *testing.T) {
 
 // TestMisuse: a nil other and a TaskDir literal are errors, not panics.
 func TestMisuse(t *testing.T) {
-	a := NewMem(nil, Config{}, "a1")
+	a := memDir("a1")
 	must.NoError(t, a.Build())
 	must.EqError(t, a.Move(nil, nil), "error moving data dir: no alloc dir to move from")
 	must.ErrorContains(t, (&interfaces.TaskDir{Dir: "/x"}).Build(), "task dir /x has no storage")

@@ -21,10 +21,11 @@ func escapeFixture(tb testing.TB) (disk, mem *allocdir.AllocDir) {
 	root := filepath.Join(tb.TempDir(), "alloc")
 	clk := clock.NewMock()
 	mfs := allocdir.NewMemFS(clk)
-	for _, f := range []interfaces.AllocDirFactory{
-		allocdir.DiskFactory(allocdir.Config{Root: root, Clock: clk}),
-		allocdir.MemFactory(mfs, allocdir.Config{Root: root}),
-	} {
+	onDisk, err := allocdir.DiskFactory(allocdir.Config{Root: root, Clock: clk})
+	if err != nil {
+		tb.Fatalf("fixture: %v", err)
+	}
+	for _, f := range []interfaces.AllocDirFactory{onDisk, allocdir.MemFactory(mfs, allocdir.Config{Root: root})} {
 		peer := f("a2").(*allocdir.AllocDir)
 		a := f("a1").(*allocdir.AllocDir)
 		steps := []error{peer.Build(), a.Build(), a.NewTaskDir("web").Build(),

@@ -37,11 +37,11 @@ type memNode struct {
 	entries map[string]*memNode
 }
 
-// NewMemFS returns an empty tree (only "/", 0755) on clk; nil means the
-// real clock.
+// NewMemFS returns an empty tree (only "/", 0755) on clk. clk is required:
+// NewMemFS panics when it is nil, a wiring mistake.
 func NewMemFS(clk clock.Clock) *MemFS {
 	if clk == nil {
-		clk = clock.New()
+		panic("allocdir: NewMemFS: clock is nil")
 	}
 	return &MemFS{clock: clk, root: &memNode{
 		mode:    fs.ModeDir | 0o755,

@@ -8,12 +8,15 @@ import (
 	"github.com/allocsim/allocsim/impl/allocdir/allocdirtest"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/benbjohnson/clock"
+	"github.com/shoenig/test/must"
 )
 
 // TestDiskConformance runs the ADIR suite on real files under t.TempDir.
 func TestDiskConformance(t *testing.T) {
 	allocdirtest.TestAllocDir(t, func(t *testing.T, clk *clock.Mock) interfaces.AllocDirFactory {
-		return allocdir.DiskFactory(allocdir.Config{Root: filepath.Join(t.TempDir(), "alloc"), Clock: clk})
+		f, err := allocdir.DiskFactory(allocdir.Config{Root: filepath.Join(t.TempDir(), "alloc"), Clock: clk})
+		must.NoError(t, err)
+		return f
 	})
 }
 

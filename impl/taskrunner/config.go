@@ -16,9 +16,9 @@ import (
 
 // Config is everything a task runner is given by its alloc runner.
 //
-// Required: Alloc (with its Job and TaskGroup), Task, StateDB,
-// DriverManager, AllocDir and HookResources. Zero values of the others:
-// Logger discards; Clock is the real clock (production only); Rand is a
+// Required: Alloc (with its Job and TaskGroup), Task, Clock (there is no
+// real-clock default, DET-1), StateDB, DriverManager, AllocDir and
+// HookResources. Zero values of the others: Logger discards; Rand is a
 // fixed-seed source; ClientConfig is the zero config (30s max kill timeout,
 // UTC local zone); HookStats emits nothing; StateUpdated is not called;
 // a nil StartConditionMetCh or ServersContactedCh counts as closed.
@@ -62,6 +62,7 @@ func (c *Config) withDefaults() (*Config, error) {
 	}{
 		{"Alloc", c.Alloc == nil},
 		{"Task", c.Task == nil},
+		{"Clock", c.Clock == nil},
 		{"StateDB", c.StateDB == nil},
 		{"DriverManager", c.DriverManager == nil},
 		{"AllocDir", c.AllocDir == nil},
@@ -77,9 +78,6 @@ func (c *Config) withDefaults() (*Config, error) {
 	out := *c
 	if out.Logger == nil {
 		out.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if out.Clock == nil {
-		out.Clock = clock.New()
 	}
 	if out.Rand == nil {
 		out.Rand = rand.New(rand.NewPCG(fixedSeed, fixedSeed))

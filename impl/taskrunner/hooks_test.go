@@ -13,7 +13,7 @@ import (
 	"github.com/shoenig/test/must"
 )
 
-// recorder is a test hook of every kind that logs its calls.
+// recorder is a test hook of every kind but prestart that logs its calls.
 type recorder struct {
 	mu    sync.Mutex
 	calls []string
@@ -72,6 +72,80 @@ func TestHookKinds(t *testing.T) {
 	})
 }
 
+// taskHookKinds are the task hook kinds of impl/interfaces, in the order
+// kindsOf lists them, with the SPEC AR-5 word for each.
+var taskHookKinds = []struct {
+	kind string
+	is   func(interfaces.TaskHook) bool
+}{
+	{"prestart", func(h interfaces.TaskHook) bool { _, ok := h.(interfaces.TaskPrestartHook); return ok }},
+	{"poststart", func(h interfaces.TaskHook) bool { _, ok := h.(interfaces.TaskPoststartHook); return ok }},
+	{"prekill", func(h interfaces.TaskHook) bool { _, ok := h.(interfaces.TaskPreKillHook); return ok }},
+	{"exited", func(h interfaces.TaskHook) bool { _, ok := h.(interfaces.TaskExitedHook); return ok }},
+	{"update", func(h interfaces.TaskHook) bool { _, ok := h.(interfaces.TaskUpdateHook); return ok }},
+	{"stop", func(h interfaces.TaskHook) bool { _, ok := h.(interfaces.TaskStopHook); return ok }},
+}
+
+// kindsOf returns the kinds h implements, the way the runner finds them:
+// by type assertion.
+func kindsOf(h interfaces.TaskHook) []string {
+	var out []string
+	for _, k := range taskHookKinds {
+		if k.is(h) {
+			out = append(out, k.kind)
+		}
+	}
+	return out
+}
+
+// TestHookInterfaces_AR5: the runner's hook slice holds the AR-5 hooks in
+// order, each implementing exactly its kinds, for a task with and without
+// a schedule (pause is registered for every task, SPEC-NOTES). Hooks are
+// dispatched by type assertion, so a method whose signature drifts
+// silently drops the hook from a kind; an extra kind would run the hook
+// where AR-5 does not.
+func TestHookInterfaces_AR5(t *testing.T) {
+	type hookKinds struct {
+		Name  string
+		Kinds []string
+	}
+	want := []hookKinds{
+		{"validate", []string{"prestart"}},
+		{"task_dir", []string{"prestart"}},
+		{"volumes", []string{"prestart"}},
+		{"pause", []string{"update", "stop"}},
+	}
+	for _, tc := range []struct {
+		name  string
+		build func(*testing.T) *harness
+	}{
+		{"unscheduled", func(t *testing.T) *harness { return newHarness(t, structs.JobTypeService, nil, newTask(nil)) }},
+		{"scheduled", func(t *testing.T) *harness { return scheduledHarness(t, "0 8 * * * *", "0 9") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tr := tc.build(t).newTR()
+				var got []hookKinds
+				for _, hk := range tr.hooks {
+					got = append(got, hookKinds{hk.Name(), kindsOf(hk)})
+				}
+				must.Eq(t, want, got)
+			})
+		})
+	}
+}
+
+// TestKindsOf: the detector sees every kind and invents none.
+func TestKindsOf(t *testing.T) {
+	must.Eq(t, []string{"poststart", "prekill", "exited", "update", "stop"}, kindsOf(&recorder{}))
+	must.Eq(t, []string{"prestart"}, kindsOf(validateHook{}))
+	must.SliceEmpty(t, kindsOf(nameOnly{}))
+}
+
+type nameOnly struct{}
+
+func (nameOnly) Name() string { return "name_only" }
+
 // TestConfig: required fields and documented zero values.
 func TestConfig(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -83,6 +157,7 @@ func TestConfig(t *testing.T) {
 		}{
 			{"Alloc", func(c *Config) { c.Alloc = nil }, "task runner config has no Alloc"},
 			{"Task", func(c *Config) { c.Task = nil }, "task runner config has no Task"},
+			{"Clock", func(c *Config) { c.Clock = nil }, "task runner config has no Clock"},
 			{"StateDB", func(c *Config) { c.StateDB = nil }, "task runner config has no StateDB"},
 			{"DriverManager", func(c *Config) { c.DriverManager = nil }, "task runner config has no DriverManager"},
 			{"AllocDir", func(c *Config) { c.AllocDir = nil }, "task runner config has no AllocDir"},

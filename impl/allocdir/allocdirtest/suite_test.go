@@ -13,7 +13,9 @@ import (
 )
 
 func diskFactory(t *testing.T, clk *clock.Mock) interfaces.AllocDirFactory {
-	return allocdir.DiskFactory(allocdir.Config{Root: filepath.Join(t.TempDir(), "alloc"), Clock: clk})
+	f, err := allocdir.DiskFactory(allocdir.Config{Root: filepath.Join(t.TempDir(), "alloc"), Clock: clk})
+	must.NoError(t, err)
+	return f
 }
 
 func memFactory(_ *testing.T, clk *clock.Mock) interfaces.AllocDirFactory {

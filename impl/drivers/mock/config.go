@@ -11,10 +11,11 @@ import (
 // (Nomad's mock driver is called mock_driver).
 const DefaultName = "mock_driver"
 
-// Config configures a Driver. The zero value is a mock_driver on the real
-// clock with no faults and no observer.
+// Config configures a Driver. Clock is required; with only a Clock set it
+// is a mock_driver with no faults and no observer.
 type Config struct {
-	// Clock is the only source of time (SPEC DET-1). Nil: clock.New().
+	// Clock is the only source of time (SPEC DET-1). Required: New
+	// panics when it is nil (the production adapter passes clock.New()).
 	// Only Now and AfterFunc are used.
 	Clock clock.Clock
 	// Name is the driver's name. Empty: DefaultName.

@@ -30,16 +30,17 @@ type Driver struct {
 
 var _ drivers.Driver = (*Driver)(nil)
 
-// New returns a mock driver.
+// New returns a mock driver. cfg.Clock is required: New panics when it is
+// nil, a wiring mistake (there is no real-clock default, DET-1).
 func New(cfg Config) *Driver {
+	if cfg.Clock == nil {
+		panic("mock driver config: clock is nil")
+	}
 	d := &Driver{
 		clock:  cfg.Clock,
 		name:   cfg.Name,
 		faults: cfg.Faults,
 		tasks:  tasktable.New[*task](ErrClosed),
-	}
-	if d.clock == nil {
-		d.clock = clock.New()
 	}
 	if d.name == "" {
 		d.name = DefaultName

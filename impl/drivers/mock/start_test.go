@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/plugins/drivers"
+	"github.com/benbjohnson/clock"
 	"github.com/google/go-cmp/cmp"
 	"github.com/shoenig/test/must"
 )
@@ -171,9 +172,11 @@ func TestStartDoesNotAliasConfig(t *testing.T) {
 }
 
 func TestNewDefaults(t *testing.T) {
-	d := New(Config{})
+	must.Panic(t, func() { New(Config{}) }, must.Sprint("a nil clock is a wiring mistake"))
+	clk := clock.NewMock()
+	d := New(Config{Clock: clk})
 	must.Eq(t, DefaultName, d.Name())
-	must.NotNil(t, d.clock)
+	must.Eq[clock.Clock](t, clk, d.clock)
 	d.Close()
 	_, err := d.StartTask(taskConfig("a/web", nil))
 	must.ErrorIs(t, err, ErrClosed)

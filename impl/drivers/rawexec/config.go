@@ -17,13 +17,14 @@ const DefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
 // exit when Config.PollInterval is zero.
 const DefaultPollInterval = time.Second
 
-// Config configures a Driver. The zero value is a raw_exec driver on the
-// real clock with PATH DefaultPath, polling recovered tasks every second
-// and no observer.
+// Config configures a Driver. Clock is required; with only a Clock set it
+// is a raw_exec driver with PATH DefaultPath, polling recovered tasks
+// every second and no observer.
 type Config struct {
 	// Clock is the only source of time (SPEC DET-1): handle StartedAt,
-	// the StopTask force kill and the recovered-task poll. Nil:
-	// clock.New(). Only Now and AfterFunc are used.
+	// the StopTask force kill and the recovered-task poll. Required: New
+	// panics when it is nil (the production adapter passes clock.New()).
+	// Only Now and AfterFunc are used.
 	Clock clock.Clock
 	// Path is the PATH of every task's environment (a task's Env may
 	// override it) and where a command without a slash is looked up.

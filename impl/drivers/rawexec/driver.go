@@ -39,16 +39,17 @@ type Driver struct {
 
 var _ drivers.Driver = (*Driver)(nil)
 
-// New returns a raw_exec driver.
+// New returns a raw_exec driver. cfg.Clock is required: New panics when it
+// is nil, a wiring mistake (there is no real-clock default, DET-1).
 func New(cfg Config) *Driver {
+	if cfg.Clock == nil {
+		panic("raw_exec driver config: clock is nil")
+	}
 	d := &Driver{
 		clock:        cfg.Clock,
 		path:         cfg.Path,
 		pollInterval: cfg.PollInterval,
 		tasks:        tasktable.New[*task](ErrClosed),
-	}
-	if d.clock == nil {
-		d.clock = clock.New()
 	}
 	if d.path == "" {
 		d.path = DefaultPath

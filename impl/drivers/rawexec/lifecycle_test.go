@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/plugins/drivers"
+	"github.com/benbjohnson/clock"
 	"github.com/shoenig/test/must"
 )
 
@@ -92,7 +93,7 @@ func TestCloseReleasesDestroy(t *testing.T) {
 	h := start(t, d1, shTask("a/web", `exec sleep 300 > "$HOLD"`, map[string]string{"HOLD": hold.path}))
 	proc := hold.open(t)
 	d1.Close()
-	d2 := New(Config{PollInterval: time.Hour, Path: testPath})
+	d2 := New(Config{Clock: clock.New(), PollInterval: time.Hour, Path: testPath})
 	must.NoError(t, d2.RecoverTask(h))
 	destroyed := make(chan error, 1)
 	go func() { destroyed <- d2.DestroyTask("a/web", true) }()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/plugins/drivers"
+	"github.com/benbjohnson/clock"
 	"github.com/shoenig/test/must"
 )
 
@@ -107,7 +108,7 @@ func TestRecoverSignalsGoneGroup(t *testing.T) {
 	d1 := newDriver(t, Config{})
 	h := start(t, d1, shTask("a/web", "exec sleep 300", nil))
 	ch1 := wait(t, d1, "a/web")
-	d2 := New(Config{PollInterval: time.Hour, Path: testPath})
+	d2 := New(Config{Clock: clock.New(), PollInterval: time.Hour, Path: testPath})
 	defer d2.Close()
 	must.NoError(t, d2.RecoverTask(h))
 	ch2 := wait(t, d2, "a/web")

@@ -200,15 +200,18 @@ func TestStartInvalid(t *testing.T) {
 	must.EqError(t, err, msgNoTaskID)
 }
 
-// TestDriverBasics: name, capabilities and defaults.
+// TestDriverBasics: name, capabilities and defaults; a nil clock is a
+// wiring mistake (no real-clock default, DET-1).
 func TestDriverBasics(t *testing.T) {
-	d := New(Config{})
+	must.Panic(t, func() { New(Config{}) })
+	clk := clock.NewMock()
+	d := New(Config{Clock: clk})
 	defer d.Close()
 	must.Eq(t, "raw_exec", d.Name())
 	must.Eq(t, drivers.Capabilities{SendSignals: true, FSIsolation: drivers.FSIsolationNone}, *d.Capabilities())
 	must.Eq(t, DefaultPath, d.path)
 	must.Eq(t, DefaultPollInterval, d.pollInterval)
-	must.NotNil(t, d.clock)
+	must.Eq[clock.Clock](t, clk, d.clock)
 
 	// A wait failure without a process state is the result's error.
 	werr := errors.New("wait failed")

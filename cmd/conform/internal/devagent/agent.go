@@ -157,6 +157,10 @@ func (a *Agent) start(undo *[]func()) error {
 	if err != nil {
 		return err
 	}
+	dirs, err := allocdir.DiskFactory(allocdir.Config{Root: filepath.Join(a.dataDir, allocSubdir), Clock: cfg.Clock})
+	if err != nil {
+		return err
+	}
 	c, err := reference.Factory.NewClient(&interfaces.ClientOptions{
 		Node: &interfaces.ClientConfig{
 			NodeID: a.nodeID, Datacenter: Datacenter, NodePool: NodePool, Region: Region,
@@ -167,7 +171,7 @@ func (a *Agent) start(undo *[]func()) error {
 		Rand:            seeds.Stream(cfg.Seed, "client"),
 		StateDB:         db,
 		DriverManager:   drivers.NewRegistry(a.mockDrv, a.rawDrv),
-		AllocDirFactory: allocdir.DiskFactory(allocdir.Config{Root: filepath.Join(a.dataDir, allocSubdir), Clock: cfg.Clock}),
+		AllocDirFactory: dirs,
 		Metrics:         m,
 		RPCClient:       localConn{srv: a.srv},
 		// The dev agent runs the reference runner.
