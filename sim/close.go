@@ -27,6 +27,7 @@ func (w *World) Close() error {
 	w.closed = true
 	inc := w.inc
 	w.mu.Unlock()
+	defer w.watch.unwatch()
 	w.settle()
 	for _, m := range w.Metrics() {
 		w.rec.Emit(trace.Record{At: w.clk.Now(), Kind: trace.KindMetric, Op: m.Name, Msg: m.String()})

@@ -8,10 +8,11 @@
 // # Using a World
 //
 // A World lives inside a testing/synctest bubble, which the caller's test
-// opens; everything else happens inside it:
+// opens with sim.Test (synctest.Test under the stall watchdog, below);
+// everything else happens inside it:
 //
 //	func TestX(t *testing.T) {
-//		synctest.Test(t, func(t *testing.T) {
+//		sim.Test(t, sim.WatchConfig{}, func(t *testing.T) {
 //			w, err := sim.New(sim.Config{Scenario: sc, Factory: f})
 //			...
 //			err = w.Start()               // client incarnation 1
@@ -58,8 +59,41 @@
 // points therefore resolve the same way on every run of a seed. A runner
 // must not make a goroutine wait for a sync.Mutex that another goroutine
 // holds across a held call (a goroutine waiting for a mutex is not
-// durably blocked, so the world would never settle): such locks must be
-// channels, or the runner runs with a smaller Hold set.
+// durably blocked, so the world would never settle; the stall watchdog
+// below says so): such locks must be channels, or the runner runs with a
+// smaller Hold set.
+//
+// # Stall watchdog (DET-3: the world did not settle)
+//
+// A barrier that never returns cannot be noticed from inside the bubble,
+// whose time then stands still. sim.Test (synctest.Test plus a watchdog)
+// handles it:
+//
+//  1. before it opens the bubble, it starts a watchdog goroutine on the
+//     real clock (internal/watchdog, the simulator's one real-clock
+//     reader; detlint is not run on it);
+//  2. every World built in the bubble publishes, through atomics only
+//     (watch.go), a progress counter bumped on each return of
+//     synctest.Wait and of a clock advance, the barrier it is in, its last
+//     settled step and that step's virtual time; it is watched from New to
+//     the end of Close;
+//  3. once the bubble's open worlds (or, after the body returned, the wait
+//     for the bubble's goroutines to exit) have made no progress for the
+//     stall period, the watchdog prints to standard error "DET-3: the
+//     world did not settle" with each world's runner (Factory.Name), seed,
+//     virtual time, last settled step, barrier, held calls, scenario and
+//     last trace lines; why; the stacks of the bubble's goroutines (the
+//     runtime marks them "synctest bubble <n>") in this order: waiting for
+//     a sync.Mutex or RWMutex, holding a call at the gate (the lock
+//     holders), otherwise not durably blocked, durably blocked; and the
+//     replay command;
+//  4. it ends the process with exit status 2: a wedged bubble cannot be
+//     unwound.
+//
+// The stall period is 10 s of real time; WatchConfig.Stall sets another
+// for a test, and -sim.stall=<d> or ALLOCSIM_STALL=<d> (0: off) override
+// both, e.g. at a debugger. A test that keeps a world open while it works
+// for seconds between world calls must raise it.
 //
 // GOMAXPROCS is not pinned: a test binary cannot pin it per run, and
 // synctest makes it unnecessary for ordering (the barriers above do not
@@ -97,6 +131,27 @@
 // the transport, the CSI plugin, the state DB's fault hook and the server
 // trace their own records; hook telemetry is read from the InmemSink at
 // Close. Close seals the trace before tearing the client down.
+//
+// # Determinism checks (DET-1 stamps, DET-4 replay)
+//
+// Every run checks DET-1's clock rule where it observes a pushed alloc
+// (stamps.go): a stamp the world has not seen before for that alloc (a
+// task event's Time; a task state's StartedAt, FinishedAt, LastRestart;
+// DeploymentStatus.Timestamp) must be the virtual now of the push (the
+// clock moves only between settled instants and SYNC-1 pushes every
+// change at once); after a restart a stamp no later than the
+// incarnation's start and not before the run's may be restored state.
+// The run's first offending stamp and the count are one violation at
+// Close: "DET-1 (runner "<name>", seed <n>): <alloc>/<task> @<now>:
+// TaskEvent "<type>".Time = <got>, want the world's virtual now <now>
+// (<why>); ...".
+//
+// CheckReplay(cfg, opts) is DET-4 as a check: it runs cfg in fresh
+// worlds (two, or opts.Runs) inside the caller's bubble and compares each
+// trace with the first byte for byte; a difference is a *ReplayError
+// naming the rule, the runner, the seed, the first differing line with
+// two lines of context and both versions, and the replay command; failed
+// runs come back as Failure values.
 //
 // # Failures
 //

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"path/filepath"
 	"testing"
-	"testing/synctest"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -20,7 +19,7 @@ func runFixture(t *testing.T, name string, f interfaces.Factory) (*World, []byte
 	must.NoError(t, err)
 	var w *World
 	var out []byte
-	synctest.Test(t, func(t *testing.T) {
+	Test(t, WatchConfig{}, func(t *testing.T) {
 		w, err = Run(Config{Scenario: sc, Factory: f})
 		must.NoError(t, err)
 		out = traceBytes(t, w)

@@ -62,7 +62,7 @@ func (w *World) startIncarnation() error {
 	w.inc = inc
 	w.mu.Unlock()
 
-	inc.driver = mock.New(mock.Config{Clock: w.clk, Faults: w.inj.Driver(), OnEvent: func(ev mock.DriverEvent) {
+	inc.driver = mock.New(mock.Config{Clock: w.clk, Faults: liveFaults{inc: inc, next: w.inj.Driver()}, OnEvent: func(ev mock.DriverEvent) {
 		if inc.live() {
 			w.onDriverEvent(ev)
 		}

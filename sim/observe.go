@@ -16,20 +16,25 @@ type observedAlloc struct {
 	latest *structs.Allocation
 	dirty  bool
 	traced *structs.Allocation
+	// stamps is what the DET-1 stamp check saw of it (stamps.go).
+	stamps allocStamps
 }
 
 // updaterTap wraps the StateUpdater a runner is given, so the world sees
 // every alloc the runner computes (SYNC-1) before the client buffers it.
 type updaterTap struct {
-	w    *World
-	inc  *incarnation
-	next interfaces.StateUpdater
+	w   *World
+	inc *incarnation
+	// started is the instant the incarnation started (the DET-1 stamp
+	// check's bound for restored state).
+	started time.Time
+	next    interfaces.StateUpdater
 }
 
 var _ interfaces.StateUpdater = updaterTap{}
 
 func (u updaterTap) AllocStateUpdated(a *structs.Allocation) {
-	u.w.observe(u.inc, a)
+	u.w.observe(u, a)
 	u.next.AllocStateUpdated(a)
 }
 
@@ -41,22 +46,24 @@ func (u updaterTap) PutAllocation(a *structs.Allocation) error { return u.next.P
 // what they compute.
 func (w *World) runnerFactory(inc *incarnation) interfaces.AllocRunnerFactory {
 	f := w.cfg.Factory.NewAllocRunner
+	started := w.clk.Now()
 	return func(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
 		c := *cfg
 		if c.StateUpdater != nil {
-			c.StateUpdater = updaterTap{w: w, inc: inc, next: cfg.StateUpdater}
+			c.StateUpdater = updaterTap{w: w, inc: inc, started: started, next: cfg.StateUpdater}
 		}
 		return f(&c)
 	}
 }
 
-// observe records a pushed alloc of a live incarnation; pushes of a
-// crashed one are ignored, and any after its Shutdown returned are a
-// leak.
-func (w *World) observe(inc *incarnation, a *structs.Allocation) {
+// observe records a pushed alloc of a live incarnation and checks its
+// new stamps (DET-1, stamps.go); pushes of a crashed one are ignored, and
+// any after its Shutdown returned are a leak.
+func (w *World) observe(u updaterTap, a *structs.Allocation) {
 	if a == nil {
 		return
 	}
+	inc := u.inc
 	if !inc.alive.Load() {
 		if inc.down.Load() {
 			w.violation("client incarnation %d pushed alloc %s after Shutdown returned", inc.n, a.ID)
@@ -64,6 +71,7 @@ func (w *World) observe(inc *incarnation, a *structs.Allocation) {
 		return
 	}
 	c := a.CopySkipJob()
+	now := w.clk.Now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	o := w.observed[a.ID]
@@ -72,13 +80,16 @@ func (w *World) observe(inc *incarnation, a *structs.Allocation) {
 		w.observed[a.ID] = o
 	}
 	o.latest, o.dirty = c, true
+	w.checkStamps(&o.stamps, c, pushStamps{now: now, incStart: u.started, runStart: w.sc.Start, inc: inc.n})
 }
 
 // traceStates writes what changed in each pushed alloc since it was last
 // traced, allocs by ID and tasks by name (DET-2): the client status, each
-// task's state, and each new task event.
+// task's state, and each new task event. Observing the closing run (Close
+// sets closed before it settles), it reports the DET-1 stamp verdict.
 func (w *World) traceStates() {
 	w.mu.Lock()
+	closing := w.closed
 	var ids []string
 	for id, o := range w.observed {
 		if o.dirty {
@@ -97,6 +108,9 @@ func (w *World) traceStates() {
 	now := w.clk.Now()
 	for _, c := range changes {
 		w.diffAlloc(now, c.prev, c.cur)
+	}
+	if closing {
+		w.reportStamps()
 	}
 }
 

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/allocsim/allocsim/sim/faults"
@@ -25,7 +24,7 @@ func TestDrawnScenariosKeepSyncOrder(t *testing.T) {
 		sc := scenario.DrawOpts(rt, scenario.Options{MaxDuration: 3 * time.Minute})
 		lossy := sc.Faults.Has(faults.ClientCrash) && sc.Faults.Has(faults.StateDBWriteFailure)
 		var problem string
-		synctest.Test(t, func(t *testing.T) {
+		Test(t, WatchConfig{}, func(t *testing.T) {
 			w, err := Run(Config{Scenario: sc, Factory: referenceFactory()})
 			if err != nil {
 				problem = err.Error()

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/synctest"
 
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -50,7 +49,7 @@ func runVerdict(t *testing.T, sc scenario.Scenario) (string, []byte) {
 	t.Helper()
 	var v string
 	var out []byte
-	synctest.Test(t, func(t *testing.T) {
+	Test(t, WatchConfig{}, func(t *testing.T) {
 		w, err := Run(Config{Scenario: sc, Factory: referenceFactory()})
 		if w == nil {
 			t.Fatalf("%s: %v", sc.Name, err)

@@ -1,11 +1,10 @@
 package sim
 
 import (
-	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"testing"
-	"testing/synctest"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -39,46 +38,40 @@ func replaySeeds() []uint64 {
 	return out
 }
 
-// runTrace runs the scenario of seed with f in a bubble of its own and
-// returns its trace.
-func runTrace(t *testing.T, f interfaces.Factory, seed uint64, run int) []byte {
+// checkReplay is CheckReplay of seed's generated scenario with f, in a
+// bubble of its own; with -trace.dir it writes each run's trace.
+func checkReplay(t *testing.T, f interfaces.Factory, seed uint64, runs int) error {
 	t.Helper()
-	var out []byte
-	synctest.Test(t, func(t *testing.T) {
-		sc := scenario.Generate(seed, scenario.Options{})
-		w, err := Run(Config{Scenario: sc, Factory: f})
-		if w == nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		if err != nil {
-			t.Errorf("%s", Failure{Scenario: sc, Violation: err.Error(), Trace: w.Trace().Tail(20),
-				Replay: replayCommand(seed)})
-		}
-		out = traceBytes(t, w)
+	var err error
+	Test(t, WatchConfig{Replay: replayCommand}, func(t *testing.T) {
+		opts := ReplayOptions{Runs: runs, Replay: replayCommand(seed)}
 		if *traceDir != "" {
-			if err := w.Trace().WriteFile(fmt.Sprintf("%s/%s-%d-%d.jsonl", *traceDir, f.Name, seed, run)); err != nil {
-				t.Error(err)
+			opts.OnRun = func(run int, w *World) {
+				if err := w.Trace().WriteFile(fmt.Sprintf("%s/%s-%d-%d.jsonl", *traceDir, f.Name, seed, run)); err != nil {
+					t.Error(err)
+				}
 			}
 		}
+		err = CheckReplay(Config{Scenario: scenario.Generate(seed, scenario.Options{}), Factory: f}, opts)
 	})
-	return out
+	return err
 }
 
-// TestReplay is DET-4: for each seed, two runs of the same generated
-// scenario give byte-identical traces. Replay one seed with
-// `go test ./sim -run TestReplay -seed=<n>`.
+// TestReplay is DET-4 (and every check of a run, DET-1's stamps among
+// them): for each seed, two runs of the same generated scenario run
+// without violation and give byte-identical traces (CheckReplay). Replay
+// one seed with `go test ./sim -run TestReplay -seed=<n>`.
 func TestReplay(t *testing.T) {
 	for _, f := range []interfaces.Factory{minimalFactory(), referenceFactory()} {
 		t.Run(f.Name, func(t *testing.T) {
 			for _, seed := range replaySeeds() {
-				a := runTrace(t, f, seed, 1)
-				b := runTrace(t, f, seed, 2)
-				if !bytes.Equal(a, b) {
-					t.Fatalf("%s", Failure{
-						Scenario:  scenario.Generate(seed, scenario.Options{}),
-						Violation: "DET-4: two runs of the same seed differ: " + firstDiff(a, b),
-						Replay:    replayCommand(seed),
-					})
+				err := checkReplay(t, f, seed, 2)
+				var diff *ReplayError
+				switch {
+				case errors.As(err, &diff):
+					t.Fatalf("%v", err)
+				case err != nil:
+					t.Errorf("%v", err)
 				}
 			}
 		})
@@ -87,11 +80,9 @@ func TestReplay(t *testing.T) {
 
 // firstDiff describes the first differing line of two traces.
 func firstDiff(a, b []byte) string {
-	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
-	for i := 0; i < len(la) && i < len(lb); i++ {
-		if !bytes.Equal(la[i], lb[i]) {
-			return fmt.Sprintf("line %d:\n  run 1: %s\n  run 2: %s", i+1, la[i], lb[i])
-		}
+	d := diffTraces(a, b)
+	if d == nil {
+		return "no difference"
 	}
-	return fmt.Sprintf("lengths %d and %d lines", len(la), len(lb))
+	return fmt.Sprintf("line %d:\n  run 1: %s\n  run 2: %s", d.Line, orEnd(d.First), orEnd(d.Other))
 }

@@ -19,6 +19,9 @@ type Failure struct {
 	Replay string
 }
 
+// Error is String: a Failure is an error (CheckReplay returns them).
+func (f Failure) Error() string { return f.String() }
+
 // String renders the failure in labelled sections.
 func (f Failure) String() string {
 	var b strings.Builder

@@ -47,12 +47,12 @@ func (w *World) runTo(target time.Time, pred func() bool) bool {
 		}
 		if !ok || next.After(target) {
 			if target.After(now) {
-				w.clk.Add(target.Sub(now))
+				w.advance(target)
 				w.settle()
 			}
 			return pred != nil && pred()
 		}
-		w.clk.Add(max(0, next.Sub(now)))
+		w.advance(next)
 		w.settle()
 		if evOK && !ev.After(w.clk.Now()) {
 			w.runEvents()
@@ -72,18 +72,34 @@ func (w *World) runTo(target time.Time, pred func() bool) bool {
 	}
 }
 
+// advance moves the clock to t (not back), firing every timer due, for
+// the stall watchdog a barrier: the Mock waits for each fired timer's
+// goroutines to block.
+func (w *World) advance(t time.Time) {
+	w.watch.advancing(t)
+	w.clk.Add(max(0, t.Sub(w.clk.Now())))
+	w.watch.passed()
+}
+
 // settle waits until every goroutine is blocked, releasing held injected
 // calls one at a time (waiting again after each), then observes: it checks
 // retired incarnations, reads runner states and writes this instant's
-// records in their deterministic order.
+// records in their deterministic order. Each return of synctest.Wait is
+// progress for the stall watchdog (watch.go).
 func (w *World) settle() {
+	w.watch.enter(phaseSettle)
 	synctest.Wait()
+	w.watch.passed()
 	for w.gate.releaseOne() {
+		w.watch.enter(phaseRelease)
 		synctest.Wait()
+		w.watch.passed()
 	}
 	w.mu.Lock()
 	w.steps++
+	steps := w.steps
 	w.mu.Unlock()
+	w.watch.settled(steps, w.clk.Now())
 	w.checkRetired()
 	w.rec.Flush()
 	w.traceStates()
@@ -109,7 +125,7 @@ func (w *World) applyJump() bool {
 	}
 	w.rec.Emit(trace.Record{At: w.clk.Now(), Kind: trace.KindWorld, Msg: "clock_resumed",
 		Data: trace.Encode(map[string]string{"from": from.UTC().Format(trace.TimeFormat), "by": d.String()})})
-	w.clk.Add(0)
+	w.advance(w.clk.Now())
 	w.settle()
 	return true
 }

@@ -76,7 +76,8 @@ const (
 	// (DET-3).
 	// A runner under a hold must not wait for a sync.Mutex that another
 	// goroutine holds across a held call: a goroutine waiting for a mutex
-	// is not durably blocked, so the world would never settle (it hangs).
+	// is not durably blocked, so the world would never settle (it hangs;
+	// sim.Test's stall watchdog then ends the process with a diagnosis).
 	// Locks held across injected calls must be channels (the reference
 	// runner's chanLock); a runner that cannot comply runs with a smaller
 	// set, e.g. HoldDriver | HoldCSI.
@@ -115,6 +116,7 @@ type World struct {
 	sink   *metrics.InmemSink
 	node   *interfaces.ClientConfig
 	logger *slog.Logger
+	watch  *worldWatch // what the stall watchdog reads (watch.go)
 
 	mu         sync.Mutex
 	db         interfaces.StateDB
@@ -122,6 +124,7 @@ type World struct {
 	incN       int
 	retired    []*incarnation
 	observed   map[string]*observedAlloc
+	stamps     stampLog // the DET-1 stamp check's verdict (stamps.go)
 	violations []string
 	jump       time.Duration
 	agenda     []agendaItem
@@ -167,6 +170,7 @@ func New(cfg Config) (*World, error) {
 		return nil, err
 	}
 	w.schedule()
+	w.watch = w.watchWorld()
 	return w, nil
 }
 

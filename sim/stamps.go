@@ -1,0 +1,219 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"time"
+
+	"github.com/allocsim/allocsim/model/structs"
+)
+
+// The DET-1 stamp check. A runner that reads a clock other than the
+// injected one (time.Now inside the bubble is synctest's fake clock, at
+// 2000-01-01, not the scenario's virtual time) is caught where the world
+// observes a pushed alloc: every stamp the world has not seen before for
+// that alloc (a task event's Time, a task state's StartedAt, FinishedAt
+// and LastRestart, the deployment status's Timestamp) must be the
+// virtual now of the instant it is pushed. That is exact, not a
+// tolerance: the clock moves only between settled instants, and SYNC-1
+// pushes every change at once, so a change made at an instant is pushed
+// at that instant (a push a step later within the instant carries the
+// same virtual time). The one sound exception is restored state: a
+// stamp pushed by incarnation n > 1 that is no later than the instant it
+// started and not before the run's start may come from the state DB
+// (made by an earlier incarnation and persisted, but never pushed, or
+// pushed so long ago that the world forgot it, e.g. an older snapshot
+// left by a failed state DB write), and passes.
+//
+// "Not seen before" is by value: events by their fields (with how many
+// equal events one push held), state times per field, over the pushes
+// the world observed of that alloc (across incarnations), so an older
+// copy pushed late by another goroutine, or a restored event the world
+// already saw, is not new. Only the run's first offending stamp is
+// reported, with a count, at Close.
+
+// stampEvent identifies a task event by value (its Details aside).
+type stampEvent struct {
+	typ, msg, display, reason string
+	at                        int64
+	exit, signal              int
+	fails                     bool
+}
+
+func eventKey(e *structs.TaskEvent) stampEvent {
+	return stampEvent{typ: e.Type, msg: e.Message, display: e.DisplayMessage,
+		reason: e.RestartReason + "\x00" + e.KillReason + "\x00" + e.SetupError + "\x00" + e.DriverError,
+		at:     e.Time, exit: e.ExitCode, signal: e.Signal, fails: e.FailsTask}
+}
+
+// stateField names the task state times checked, in check order.
+var stateFields = [...]string{"StartedAt", "FinishedAt", "LastRestart"}
+
+// recentStamps is how many recent values of one time field are
+// remembered (an older copy pushed late carries one of them).
+const recentStamps = 4
+
+// taskStamps is what the world has seen of one task's stamps.
+type taskStamps struct {
+	events map[stampEvent]int // most equal events in one push
+	times  [len(stateFields)][]int64
+}
+
+// allocStamps is what the world has seen of one alloc's stamps.
+type allocStamps struct {
+	tasks      map[string]*taskStamps
+	deployment []int64
+}
+
+// stampOffense is one stamp that broke the rule.
+type stampOffense struct {
+	now         time.Time
+	alloc, task string
+	ord         int // field order within the task: events first, by position
+	what, got   string
+	msg         string
+}
+
+// stampLog is the run's DET-1 stamp verdict: the first offense (the
+// earliest instant, then by alloc, task and field, so it does not depend
+// on which goroutine pushed first) and how many there were.
+type stampLog struct {
+	first    *stampOffense
+	count    int
+	reported bool
+}
+
+// pushStamps is a push's context: when, by which incarnation.
+type pushStamps struct {
+	now, incStart, runStart time.Time
+	inc                     int
+}
+
+// checkStamps checks the new stamps of pushed alloc a against what the
+// world saw of it (s) and remembers them. Called with w.mu held.
+func (w *World) checkStamps(s *allocStamps, a *structs.Allocation, p pushStamps) {
+	if s.tasks == nil {
+		s.tasks = map[string]*taskStamps{}
+	}
+	for _, name := range structs.SortedTaskNames(a.TaskStates) {
+		ts := a.TaskStates[name]
+		if ts == nil {
+			continue
+		}
+		t := s.tasks[name]
+		if t == nil {
+			t = &taskStamps{events: map[stampEvent]int{}}
+			s.tasks[name] = t
+		}
+		w.checkTaskStamps(t, a.ID, name, ts, p)
+	}
+	if d := a.DeploymentStatus; d != nil && !d.Timestamp.IsZero() {
+		if at := d.Timestamp.UnixNano(); remember(&s.deployment, at) {
+			w.checkStamp(p, a.ID, "", 0, "DeploymentStatus.Timestamp", d.Timestamp)
+		}
+	}
+}
+
+func (w *World) checkTaskStamps(t *taskStamps, alloc, task string, ts *structs.TaskState, p pushStamps) {
+	counts := make(map[stampEvent]int, len(ts.Events))
+	oldest, found := int64(0), false
+	for i, e := range ts.Events {
+		if e == nil {
+			continue
+		}
+		k := eventKey(e)
+		counts[k]++
+		if counts[k] > t.events[k] {
+			w.checkStamp(p, alloc, task, i, fmt.Sprintf("TaskEvent %q.Time", e.Type), time.Unix(0, e.Time))
+		}
+		if !found || e.Time < oldest {
+			oldest, found = e.Time, true
+		}
+	}
+	for k, n := range counts {
+		t.events[k] = max(t.events[k], n)
+	}
+	// Forget events older than the push's oldest: they left the
+	// MaxTaskEvents window (DATA-6).
+	for k := range t.events {
+		if k.at < oldest {
+			delete(t.events, k)
+		}
+	}
+	for i, v := range [...]time.Time{ts.StartedAt, ts.FinishedAt, ts.LastRestart} {
+		if !v.IsZero() && remember(&t.times[i], v.UnixNano()) {
+			w.checkStamp(p, alloc, task, len(ts.Events)+i, "TaskState."+stateFields[i], v)
+		}
+	}
+}
+
+// remember adds at to the recent values and reports whether it is new.
+func remember(recent *[]int64, at int64) bool {
+	for _, v := range *recent {
+		if v == at {
+			return false
+		}
+	}
+	if len(*recent) == recentStamps {
+		*recent = (*recent)[1:]
+	}
+	*recent = append(*recent, at)
+	return true
+}
+
+// checkStamp applies the rule to one new stamp at and logs an offense.
+func (w *World) checkStamp(p pushStamps, alloc, task string, ord int, what string, at time.Time) {
+	if at.Equal(p.now) {
+		return
+	}
+	restorable := p.inc > 1 && !at.Before(p.runStart) && !at.After(p.incStart)
+	if restorable {
+		return
+	}
+	want := "want the world's virtual now " + instant(p.now)
+	if p.inc > 1 {
+		want += fmt.Sprintf(" or, restored from an earlier incarnation, an instant from %s to %s",
+			instant(p.runStart), instant(p.incStart))
+	}
+	why := "the runner read a clock other than the injected one"
+	if !at.Before(p.runStart) && at.Before(p.now) {
+		why = "an earlier instant of the run: the runner pushed the change after the instant it made it (SYNC-1 pushes every change at once)"
+	}
+	loc := alloc
+	if task != "" {
+		loc += "/" + task
+	}
+	o := &stampOffense{now: p.now, alloc: alloc, task: task, ord: ord, what: what, got: instant(at),
+		msg: fmt.Sprintf("%s @%s: %s = %s, %s (%s)", loc, instant(p.now), what, instant(at), want, why)}
+	l := &w.stamps
+	l.count++
+	if l.first == nil || o.before(l.first) {
+		l.first = o
+	}
+}
+
+func (o *stampOffense) before(p *stampOffense) bool {
+	return cmp.Or(o.now.Compare(p.now), cmp.Compare(o.alloc, p.alloc), cmp.Compare(o.task, p.task),
+		cmp.Compare(o.ord, p.ord), cmp.Compare(o.what, p.what), cmp.Compare(o.got, p.got)) < 0
+}
+
+// reportStamps reports the run's DET-1 stamp verdict once, as a
+// violation; the world calls it when it observes the closing run.
+func (w *World) reportStamps() {
+	w.mu.Lock()
+	l := &w.stamps
+	if l.reported || l.first == nil {
+		w.mu.Unlock()
+		return
+	}
+	l.reported = true
+	first, n := l.first, l.count
+	w.mu.Unlock()
+	count := "the only such stamp in the run"
+	if n > 1 {
+		count = fmt.Sprintf("the first of %d such stamps in the run", n)
+	}
+	// Flushed first, so the violation follows this instant's records.
+	w.rec.Flush()
+	w.violation("DET-1 (runner %q, seed %d): %s; %s", w.cfg.Factory.Name, w.sc.Seed, first.msg, count)
+}
