@@ -1,3 +1,34 @@
-// Package properties is the conformance suite: the spec as rapid properties
-// over simulated runs, exported as Run(t, factory, opts).
+// Package properties is the conformance suite: SPEC.md as properties
+// checked over simulated runs of any runner that implements the contract
+// (impl/interfaces, plugins/drivers). It is used the way
+// testing/fstest.TestFS is:
+//
+//	func TestConform(t *testing.T) {
+//		properties.Run(t, myrunner.Factory)
+//	}
+//
+// Run runs one subtest per property, named by its SPEC ID
+// ("SCHED-5/inside-windows-only"); Check returns the same results as a
+// Report without failing anything (the suite's own mutant tests use it).
+//
+// Each property draws scenarios from seeds (jobs, schedules and zones, a
+// fault plan, API calls, crash points, how long to run), runs each in the
+// simulator inside a testing/synctest bubble, checks the trace and what
+// the runner pushed against model/ at every settled instant, heals the
+// faults and checks what should then happen (liveness), and shrinks the
+// first failing scenario. A failure prints the SPEC ID, the violation as
+// "<alloc>/<task> @<virtual time (local time)>: <what> = <got>, want
+// <want>", the seed, the shrunk scenario, the last trace records and the
+// command that replays it; the seed is also a test attribute (t.Attr,
+// seen by go test -json) and the traces are written under
+// t.ArtifactDir(). One property failing never stops the others.
+//
+// Flags (registered on import, beside go test's): -allocsim.seed=<n>
+// replays one seed, -allocsim.checks=<n> sets the checks per property,
+// -allocsim.budget=<d> the real-time budget, -allocsim.artifacts=<dir>
+// where failing traces go. They win over options.
+//
+// Runner rules: see impl/interfaces (how a runner behaves under the
+// simulator) and sim (what the simulator does and reports when a runner
+// hangs it).
 package properties

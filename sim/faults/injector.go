@@ -56,8 +56,17 @@ type Injector struct {
 	cfg     Config
 	perCall map[Class]Fault
 
-	mu    sync.Mutex
-	calls map[string]uint64
+	mu     sync.Mutex
+	calls  map[string]uint64
+	healed bool
+}
+
+// Heal ends every per-call fault: from now on no call is faulted (the
+// suite's liveness phase, after the scenario's faults).
+func (in *Injector) Heal() {
+	in.mu.Lock()
+	in.healed = true
+	in.mu.Unlock()
 }
 
 // NewInjector returns the injector of cfg's plan. If a per-call class is
@@ -83,7 +92,11 @@ func (in *Injector) hit(c Class, key string) (Fault, *rand.Rand, bool) {
 	ck := string(c) + "\x00" + key
 	n := in.calls[ck]
 	in.calls[ck] = n + 1
+	healed := in.healed
 	in.mu.Unlock()
+	if healed {
+		return Fault{}, nil, false
+	}
 	if in.cfg.Clock != nil && !f.activeAt(in.cfg.Clock.Now().Sub(in.cfg.Start)) {
 		return Fault{}, nil, false
 	}

@@ -118,6 +118,17 @@ func (r *Recorder) Records() []Record {
 	return slices.Clone(r.records)
 }
 
+// From returns the flushed records from index i on (none if i is past
+// the end), so that a reader following a run copies each record once.
+func (r *Recorder) From(i int) []Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if i >= len(r.records) {
+		return nil
+	}
+	return slices.Clone(r.records[max(i, 0):])
+}
+
 // Tail returns the last n flushed records as trace lines.
 func (r *Recorder) Tail(n int) []string {
 	recs := r.Records()

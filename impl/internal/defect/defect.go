@@ -1,0 +1,27 @@
+// Package defect names the defects the reference runner can be built
+// with, one per mutant of impl/mutants (each breaks one SPEC rule the
+// conformance suite must catch). The zero Set is the reference runner.
+package defect
+
+// Set is a set of defects.
+type Set uint32
+
+// The defects; impl/mutants documents each with the rule it breaks and
+// the real bug it mirrors.
+const (
+	StatusRunningOverFailed Set = 1 << iota // AR-8
+	SchedUTC                                // SCHED-4
+	SchedNomadWindow                        // SCHED-5, SCHED-10
+	SchedDSTNaive                           // SCHED-6
+	PauseCountsRestarts                     // PAUSE-6
+	PauseKillingEvent                       // PAUSE-5
+	TelemCountsSkipped                      // TELEM-3
+	TelemWallclock                          // TELEM-4
+	RestoreDoubleStart                      // STATE-4
+	KillOrder                               // AR-9
+	EventCap11                              // DATA-6
+	UpdateOlderWins                         // AR-10
+)
+
+// Has reports whether s includes d.
+func (s Set) Has(d Set) bool { return s&d != 0 }

@@ -1,0 +1,155 @@
+package prop
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/sim"
+	"github.com/allocsim/allocsim/sim/scenario"
+	"github.com/allocsim/allocsim/sim/trace"
+)
+
+// Outcome is what one run of one scenario found.
+type Outcome struct {
+	// Violations are what the checker (and the world's harness checks)
+	// found, in order; the run stopped at the first checker violation.
+	Violations []Violation
+	// Harness is set when the suite itself failed (an invalid drawn
+	// scenario, a checker panic): a bug of the suite, not of the runner.
+	Harness error
+	// Trace holds the run's records; Before, the index of the first
+	// record after the first violation's instant.
+	Trace  []trace.Record
+	Before int
+	// End is the virtual instant the run stopped at.
+	End time.Time
+	// Steps is how many settled instants it took.
+	Steps uint64
+}
+
+// Failed reports whether the runner broke the property in this run.
+func (o Outcome) Failed() bool { return len(o.Violations) > 0 }
+
+// RunConfig configures one run.
+type RunConfig struct {
+	Property Property
+	Factory  interfaces.Factory
+	Scenario scenario.Scenario
+	// Stall is the stall watchdog's period (sim.WatchConfig.Stall).
+	Stall time.Duration
+	// Replay prints the replay command of a seed, for the watchdog.
+	Replay func(seed uint64) string
+}
+
+// Execute runs one scenario of a property in a bubble of its own under
+// t (sim.Test) and checks it. It never fails t: everything it finds is in
+// the Outcome.
+func Execute(t *testing.T, rc RunConfig) Outcome {
+	var out Outcome
+	sim.Test(t, sim.WatchConfig{Stall: rc.Stall, Replay: rc.Replay}, func(t *testing.T) {
+		out = execute(rc)
+	})
+	return out
+}
+
+func execute(rc RunConfig) (out Outcome) {
+	p, sc := rc.Property, rc.Scenario
+	w, err := sim.New(sim.Config{Scenario: sc, Factory: rc.Factory, Hold: p.Hold})
+	if err != nil {
+		out.Harness = fmt.Errorf("property %s drew a scenario the world refuses: %w", p.ID, err)
+		return out
+	}
+	v := &View{World: w, Scenario: w.Scenario()}
+	var chk Checker
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				out.Harness = fmt.Errorf("property %s: checker panicked: %v\n%s", p.ID, r, debug.Stack())
+			}
+		}()
+		chk = p.New(w.Scenario())
+	}()
+	if chk != nil {
+		runChecked(w, v, chk, p, &out)
+	}
+	closeErr := w.Close()
+	out.Trace = w.Trace().Records()
+	out.End, out.Steps = w.Now(), w.Steps()
+	if closeErr != nil && out.Harness == nil {
+		for _, msg := range splitJoined(closeErr) {
+			out.Violations = append(out.Violations, Violation{At: out.End, What: "harness check", Got: msg, Want: "none"})
+		}
+	}
+	out.Before = len(out.Trace)
+	if len(out.Violations) > 0 {
+		at := out.Violations[0].At
+		out.Before = 0
+		for out.Before < len(out.Trace) && !out.Trace[out.Before].At.After(at) {
+			out.Before++
+		}
+	}
+	return out
+}
+
+// runChecked starts the client and advances the world to the scenario's
+// end and through the liveness phase, checking every settled instant,
+// then checks the end. A panic on the world's goroutine (the runner's
+// constructor, Start, a checker) becomes a violation or a harness error;
+// the caller closes the world either way.
+func runChecked(w *sim.World, v *View, chk Checker, p Property, out *Outcome) {
+	phase := "client start"
+	defer func() {
+		if r := recover(); r != nil {
+			out.Violations = append(v.violations, Violation{At: w.Now(), What: "panic during " + phase,
+				Got: fmt.Sprint(r), Want: "none"})
+			out.Harness = nil
+		}
+	}()
+	if err := w.Start(); err != nil {
+		v.Violate(Violation{What: "client start", Got: err.Error(), Want: "no error"})
+		out.Violations = v.violations
+		return
+	}
+	step := func() bool {
+		v.New = w.Trace().From(v.cursor)
+		v.cursor += len(v.New)
+		chk.Settled(v)
+		return v.Failed()
+	}
+	phase = "the run"
+	if !w.RunUntil(step, w.Scenario().End().Sub(w.Now())) && p.Liveness > 0 {
+		phase = "healing"
+		if err := w.Heal(); err != nil {
+			v.Violate(Violation{What: "client restart after healing", Got: err.Error(), Want: "no error"})
+		}
+		v.Phase = Liveness
+		phase = "the liveness phase"
+		if !v.Failed() {
+			w.RunUntil(step, p.Liveness)
+		}
+	}
+	if !v.Failed() {
+		v.Phase, v.New = Final, nil
+		phase = "the final check"
+		chk.Final(v)
+	}
+	out.Violations = v.violations
+}
+
+// splitJoined splits an errors.Join error into its messages.
+func splitJoined(err error) []string {
+	var j interface{ Unwrap() []error }
+	if errors.As(err, &j) {
+		var out []string
+		for _, e := range j.Unwrap() {
+			out = append(out, splitJoined(e)...)
+		}
+		return out
+	}
+	return []string{strings.TrimSpace(err.Error())}
+}

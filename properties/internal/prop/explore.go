@@ -1,0 +1,184 @@
+package prop
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/sim/faults"
+	"github.com/allocsim/allocsim/sim/scenario"
+	"github.com/allocsim/allocsim/sim/seeds"
+)
+
+// Config configures the exploration of one property.
+type Config struct {
+	Factory interfaces.Factory
+	// Checks is how many scenarios to draw (at least 1).
+	Checks int
+	// Base is the first seed's base: check i runs Seed(Base, ID, i).
+	Base uint64
+	// Seed, if non-zero, replays that one seed instead.
+	Seed uint64
+	// Faults, if non-nil, are the classes the caller allows.
+	Faults []faults.Class
+	// Deadline, if set, ends the exploration early (after at least one
+	// check); shrinking then stops too.
+	Deadline time.Time
+	// ShrinkRuns bounds the runs spent shrinking a failure.
+	ShrinkRuns int
+	// ArtifactDir, if set, receives the failing run's trace and scenarios.
+	ArtifactDir string
+	// Replay prints the command that replays a seed of this property.
+	Replay func(seed uint64) string
+	// Stall is the stall watchdog's period.
+	Stall time.Duration
+}
+
+// Result is one property's verdict.
+type Result struct {
+	Property Property
+	// Checks is how many scenarios ran (shrinking not counted).
+	Checks int
+	// Failure is the first failure, nil if the property held.
+	Failure *Failure
+	// Harness is a failure of the suite itself.
+	Harness error
+	// Truncated is set when the deadline ended the exploration early.
+	Truncated bool
+	// Elapsed is the real time it took.
+	Elapsed time.Duration
+}
+
+// Passed reports whether the property held.
+func (r Result) Passed() bool { return r.Failure == nil && r.Harness == nil }
+
+// SeedOf is the seed of check i of property id from base: a hash, so
+// that properties explore different scenarios and adding a property
+// changes no other's seeds.
+func SeedOf(base uint64, id string, i int) uint64 {
+	s := seeds.Stream(base, "check/"+id+"/"+fmt.Sprint(i)).Uint64()
+	return s>>1 | 1 // positive as int64 and never zero (zero means "no replay")
+}
+
+// Explore checks property p under t: cfg.Checks drawn scenarios (or the
+// one of cfg.Seed), each run in a bubble of its own; the first failure is
+// shrunk and described.
+func Explore(t *testing.T, p Property, cfg Config) Result {
+	start := time.Now() // the budget is real time, read outside every bubble
+	res := Result{Property: p}
+	env := Env{Faults: allowed(p.Faults, cfg.Faults)}
+	seedList := []uint64{cfg.Seed}
+	if cfg.Seed == 0 {
+		seedList = make([]uint64, max(cfg.Checks, 1))
+		for i := range seedList {
+			seedList[i] = SeedOf(cfg.Base, p.ID, i)
+		}
+	}
+	for i, seed := range seedList {
+		if i > 0 && !cfg.Deadline.IsZero() && time.Now().After(cfg.Deadline) {
+			res.Truncated = true
+			break
+		}
+		d := seedDrawer(seed)
+		sc := draw(p, d, env, seed)
+		out := Execute(t, RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay})
+		res.Checks++
+		if out.Harness != nil {
+			res.Harness = out.Harness
+			break
+		}
+		if !out.Failed() {
+			continue
+		}
+		f := &Failure{Property: p, Seed: seed, Check: i + 1, Scenario: sc, Outcome: out, Shrunk: sc, ShrunkOutcome: out}
+		if cfg.Replay != nil {
+			f.Replay = cfg.Replay(seed)
+		}
+		shrinkFailure(t, f, d.Choices(), env, cfg)
+		writeArtifacts(f, cfg.ArtifactDir)
+		res.Failure = f
+		break
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+// draw draws p's scenario from d with the framework's fields set.
+func draw(p Property, d *Drawer, env Env, seed uint64) scenario.Scenario {
+	sc := p.Draw(d, env)
+	sc.Seed = seed
+	sc.Name = p.ID
+	sc.Faults = slices.DeleteFunc(sc.Faults, func(f faults.Fault) bool { return !env.Allows(f.Class) })
+	return sc
+}
+
+// shrinkFailure shrinks f's scenario: candidates keep the seed (so the
+// world's own choices stay) and must fail the same property.
+func shrinkFailure(t *testing.T, f *Failure, tape []int, env Env, cfg Config) {
+	budget := cfg.ShrinkRuns
+	if budget <= 0 {
+		return
+	}
+	p := f.Property
+	fails := func(cand []int) ([]int, bool) {
+		if !cfg.Deadline.IsZero() && time.Now().After(cfg.Deadline) {
+			return nil, false
+		}
+		d := tapeDrawer(cand)
+		sc := draw(p, d, env, f.Seed)
+		if sc.Validate() != nil {
+			return nil, false
+		}
+		out := Execute(t, RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay})
+		if out.Harness != nil || !out.Failed() {
+			return nil, false
+		}
+		used := d.Choices()
+		if smaller(used, f.tape) || f.tape == nil {
+			f.tape = used
+			f.Shrunk, f.ShrunkOutcome = sc, out
+		}
+		return used, true
+	}
+	_, f.ShrinkRuns = shrink(tape, budget, fails)
+}
+
+// allowed is the property's classes narrowed by the caller's (nil: all
+// of the property's).
+func allowed(own, caller []faults.Class) []faults.Class {
+	if caller == nil {
+		return own
+	}
+	var out []faults.Class
+	for _, c := range own {
+		if slices.Contains(caller, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// writeArtifacts writes the failing runs' traces and scenarios under dir.
+func writeArtifacts(f *Failure, dir string) {
+	if dir == "" {
+		return
+	}
+	base := filepath.Join(dir, strings.NewReplacer("/", "_", " ", "_").Replace(f.Property.ID)+fmt.Sprintf("-seed-%d", f.Seed))
+	write := func(suffix string, data []byte) {
+		path := base + suffix
+		if err := os.MkdirAll(dir, 0o755); err == nil && os.WriteFile(path, data, 0o644) == nil {
+			f.Artifacts = append(f.Artifacts, path)
+		}
+	}
+	write(".trace.jsonl", traceLines(f.Outcome.Trace))
+	write(".scenario.json", encodeScenario(f.Scenario))
+	if f.ShrinkRuns > 0 {
+		write(".shrunk.trace.jsonl", traceLines(f.ShrunkOutcome.Trace))
+		write(".shrunk.scenario.json", encodeScenario(f.Shrunk))
+	}
+}

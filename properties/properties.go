@@ -1,0 +1,163 @@
+package properties
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+)
+
+// Run checks factory against every selected property, one subtest per
+// property under one per SPEC ID ("SCHED-5/inside-windows-only"). A
+// broken property fails its subtest with the failure's full text and
+// attaches the seed (t.Attr "allocsim.seed"); the others run on.
+func Run(t *testing.T, factory interfaces.Factory, opts ...Option) {
+	t.Helper()
+	c := newConfig(opts)
+	c.applyFlags()
+	if err := c.err(); err != nil {
+		t.Fatal(err)
+	}
+	props := c.selected()
+	if len(props) == 0 {
+		t.Fatalf("properties: no property selected (profile %q, property %q)", c.profile, c.property)
+	}
+	budget := newBudget(c.budget, len(props))
+	for _, group := range bySpec(props) {
+		t.Run(group[0].Spec(), func(t *testing.T) {
+			for _, p := range group {
+				t.Run(strings.TrimPrefix(p.ID, p.Spec()+"/"), func(t *testing.T) {
+					dir := c.artifactDir
+					if dir == "" {
+						dir = t.ArtifactDir()
+					}
+					name := t.Name()
+					res := prop.Explore(t, p, c.explore(factory, budget.next(), dir, func(seed uint64) string {
+						return goTestReplay(c.pkg, name, seed)
+					}))
+					budget.done()
+					report(t, res)
+				})
+			}
+		})
+	}
+}
+
+// Check checks factory like Run and returns the results instead of
+// failing a test. It must run in a test binary (synctest bubbles exist
+// only under testing); Report.Err says so otherwise. Replay commands in
+// its failures are Go calls of Check with the seed.
+func Check(factory interfaces.Factory, opts ...Option) Report {
+	c := newConfig(opts)
+	c.applyFlags()
+	rep := Report{Runner: factory.Name, Profile: c.profile}
+	if rep.Err = c.err(); rep.Err != nil {
+		return rep
+	}
+	props := c.selected()
+	if len(props) == 0 {
+		rep.Err = fmt.Errorf("properties: no property selected (profile %q, property %q)", c.profile, c.property)
+		return rep
+	}
+	budget := newBudget(c.budget, len(props))
+	rep.Err = withTestingT(func(t *testing.T) {
+		for _, p := range props {
+			res := prop.Explore(t, p, c.explore(factory, budget.next(), c.artifactDir, func(seed uint64) string {
+				return fmt.Sprintf("properties.Check(%s, properties.WithProperty(%q), properties.WithSeed(%d))", factory.Name, p.ID, seed)
+			}))
+			budget.done()
+			rep.Results = append(rep.Results, resultOf(res))
+		}
+	})
+	return rep
+}
+
+// explore is the exploration config of one property.
+func (c config) explore(f interfaces.Factory, deadline time.Time, dir string, replay func(uint64) string) prop.Config {
+	return prop.Config{
+		Factory: f, Checks: c.checks, Base: c.base, Seed: c.seed, Faults: c.faults, Deadline: deadline,
+		ShrinkRuns: c.shrinkRuns, ArtifactDir: dir, Replay: replay, Stall: c.stall,
+	}
+}
+
+// report fails t with res's failure.
+func report(t *testing.T, res prop.Result) {
+	t.Helper()
+	if res.Truncated {
+		t.Logf("budget: %d checks ran", res.Checks)
+	}
+	if res.Harness != nil {
+		t.Errorf("suite error (a bug of the suite, not of the runner): %v", res.Harness)
+	}
+	if f := res.Failure; f != nil {
+		t.Attr("allocsim.seed", fmt.Sprint(f.Seed))
+		t.Error("\n" + f.String())
+	}
+}
+
+// selected are the properties c selects, in suite order.
+func (c config) selected() []prop.Property {
+	var out []prop.Property
+	for _, p := range all() {
+		if c.selects(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// bySpec groups consecutive properties of one SPEC ID.
+func bySpec(props []prop.Property) [][]prop.Property {
+	var out [][]prop.Property
+	for _, p := range props {
+		if n := len(out); n > 0 && out[n-1][0].Spec() == p.Spec() {
+			out[n-1] = append(out[n-1], p)
+			continue
+		}
+		out = append(out, []prop.Property{p})
+	}
+	return out
+}
+
+// goTestReplay is the go test command that replays seed of the subtest
+// named name (each path element anchored).
+func goTestReplay(pkg, name string, seed uint64) string {
+	if pkg == "" {
+		pkg = "."
+	}
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return fmt.Sprintf("go test %s -run '%s' -allocsim.seed=%d", pkg, strings.Join(parts, "/"), seed)
+}
+
+// budget shares a real-time budget between properties: each gets an
+// even share of what is left.
+type budget struct {
+	end  time.Time
+	left int
+}
+
+func newBudget(d time.Duration, n int) *budget {
+	b := &budget{left: n}
+	if d > 0 {
+		b.end = time.Now().Add(d) // real time, outside every bubble
+	}
+	return b
+}
+
+// next is the deadline of the next property (zero: none).
+func (b *budget) next() time.Time {
+	if b.end.IsZero() {
+		return time.Time{}
+	}
+	now := time.Now()
+	return now.Add(b.end.Sub(now) / time.Duration(max(b.left, 1)))
+}
+
+func (b *budget) done() { b.left-- }
