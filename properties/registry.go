@@ -8,11 +8,12 @@ import (
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/properties/internal/restore"
 	"github.com/allocsim/allocsim/properties/internal/sched"
+	"github.com/allocsim/allocsim/properties/internal/syncing"
 	"github.com/allocsim/allocsim/properties/internal/telem"
 )
 
 // all returns every property of the suite, in suite order (by SPEC
-// section: telemetry, schedule, pause, alloc runner, state).
+// section: telemetry, schedule, pause, alloc runner, state, sync).
 func all() []prop.Property {
 	return slices.Concat(
 		telem.Properties(),
@@ -20,6 +21,7 @@ func all() []prop.Property {
 		pause.Properties(),
 		alloc.Properties(),
 		restore.Properties(),
+		syncing.Properties(),
 	)
 }
 

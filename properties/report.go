@@ -29,10 +29,12 @@ type Result struct {
 	// ended the property early.
 	Checks    int
 	Truncated bool
-	// Failed is set when the runner broke the property; Seed, Violation
-	// and Message then describe the first failure (Message as printed).
+	// Failed is set when the runner broke the property; Seed, Check (the
+	// failing check's ordinal, from 1), Violation and Message then
+	// describe the first failure (Message as printed).
 	Failed    bool
 	Seed      uint64
+	Check     int
 	Violation string
 	Message   string
 	// Harness is set when the suite itself failed on this property.
@@ -48,7 +50,7 @@ func resultOf(r prop.Result) Result {
 		out.Harness = r.Harness.Error()
 	}
 	if f := r.Failure; f != nil {
-		out.Failed, out.Seed, out.Violation, out.Message = true, f.Seed, f.Violation().String(), f.String()
+		out.Failed, out.Seed, out.Check, out.Violation, out.Message = true, f.Seed, f.Check, f.Violation().String(), f.String()
 	}
 	return out
 }

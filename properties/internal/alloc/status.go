@@ -18,9 +18,10 @@ func Properties() []prop.Property {
 // failed restore sets the status by SetClientStatus (STATE-3), which
 // overrides AR-8 by design.
 var clientStatus = prop.Property{
-	ID:    "AR-8/client-status-every-instant",
-	Specs: []string{"AR-8", "DATA-6"},
-	Doc:   "every alloc's ClientStatus and ClientDescription follow from its task states at every settled instant",
+	ID:       "AR-8/client-status-every-instant",
+	Profiles: prop.Full | prop.ClientCommunication,
+	Specs:    []string{"AR-8", "DATA-6"},
+	Doc:      "every alloc's ClientStatus and ClientDescription follow from its task states at every settled instant",
 	Faults: []faults.Class{faults.DriverStartDelay, faults.DriverStartFailure, faults.DriverExit,
 		faults.DriverStopHang, faults.CSIMountFailure, faults.CSIMountLatency, faults.RPCLatency},
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {

@@ -1,0 +1,67 @@
+package syncing
+
+import (
+	"time"
+
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim/faults"
+	"github.com/allocsim/allocsim/sim/scenario"
+)
+
+// Properties lists the package's properties in suite order.
+func Properties() []prop.Property {
+	return []prop.Property{neverOlder}
+}
+
+// neverOlder: SYNC-5.4 as far as states can be ordered without the
+// runner's internals: per alloc, what the server receives never moves
+// back: receive instants, each task's Restarts, its newest event time,
+// and a task once finished stays finished. Crashes are left out: a crash
+// after a failed state DB write restores an older persisted state by
+// design (STATE-2, STATE-3).
+var neverOlder = prop.Property{
+	ID:       "SYNC-5/server-never-receives-older",
+	Specs:    []string{"SYNC-5", "SYNC-3", "SYNC-1"},
+	Doc:      "the server never receives an older state of an alloc after a newer one, through RPC failures, latency and partitions",
+	Profiles: prop.Full | prop.ClientCommunication,
+	Faults: []faults.Class{faults.RPCFailure, faults.RPCLatency, faults.RPCPartition, faults.DriverExit,
+		faults.DriverStartFailure, faults.StateDBWriteFailure},
+	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
+		return scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 8 * time.Minute, MaxCalls: 2, Exclude: env.Exclude()})
+	},
+	New: func(scenario.Scenario) prop.Checker {
+		seen := map[string]int{}
+		return prop.Checks{OnSettled: func(v *prop.View) {
+			srv := v.World.Server()
+			for _, a := range srv.Allocs() {
+				h := srv.History(a.ID)
+				for i := max(seen[a.ID], 1); i < len(h); i++ {
+					prev, cur := h[i-1], h[i]
+					if cur.At.Before(prev.At) {
+						v.Violatef(a.ID, "", "receive time of update "+itoa(i), cur.At.UTC(), "not before "+prev.At.UTC().String())
+						return
+					}
+					for name, ts := range cur.State.TaskStates {
+						old := prev.State.TaskStates[name]
+						if old == nil || ts == nil {
+							continue
+						}
+						switch {
+						case ts.Restarts < old.Restarts:
+							v.Violatef(a.ID, name, "Restarts received", ts.Restarts, "at least the earlier "+itoa(int(old.Restarts)))
+						case lastEvent(ts.Events) < lastEvent(old.Events):
+							v.Violatef(a.ID, name, "newest event time received", time.Unix(0, lastEvent(ts.Events)).UTC(),
+								"not before the earlier "+time.Unix(0, lastEvent(old.Events)).UTC().String())
+						case !old.FinishedAt.IsZero() && ts.FinishedAt.IsZero():
+							v.Violatef(a.ID, name, "FinishedAt received", "unset", "the earlier "+old.FinishedAt.UTC().String())
+						}
+						if v.Failed() {
+							return
+						}
+					}
+				}
+				seen[a.ID] = len(h)
+			}
+		}}
+	},
+}
