@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/status"
 	"github.com/allocsim/allocsim/model/structs"
 )
@@ -53,11 +54,17 @@ func (ar *allocRunner) killTasks(why string) {
 
 	ctx := ar.shutdownCtx // a shutdown abandons the kill; tasks keep running
 	phases := status.KillOrder(ar.taskDefs)
+	if ar.defects.Has(defect.KillOrder) { // mutant: the phases reversed
+		ar.killConcurrently(ctx, phases.Sidecars)
+		ar.killConcurrently(ctx, phases.Main)
+	}
 	for _, name := range phases.Leader {
 		ar.killTask(ctx, name)
 	}
-	ar.killConcurrently(ctx, phases.Main)
-	ar.killConcurrently(ctx, phases.Sidecars)
+	if !ar.defects.Has(defect.KillOrder) {
+		ar.killConcurrently(ctx, phases.Main)
+		ar.killConcurrently(ctx, phases.Sidecars)
+	}
 	if !ar.life.isSetupDone() {
 		ar.killConcurrently(ctx, ar.poststopTasks())
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/impl/taskrunner"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/benbjohnson/clock"
@@ -79,6 +80,10 @@ type allocRunner struct {
 
 	updates     *updateQueue
 	broadcaster *broadcaster
+
+	// defects are a mutant's deliberate defects (impl/mutants); zero is
+	// the reference runner.
+	defects defect.Set
 }
 
 var _ interfaces.AllocRunner = (*allocRunner)(nil)
@@ -95,6 +100,28 @@ func NewAllocRunner(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
 		return nil, err
 	}
 	return ar, nil
+}
+
+// mutation is what a mutant changes (WithDefects); the zero value is the
+// reference runner.
+type mutation struct {
+	defects defect.Set
+	eval    taskrunner.ScheduleEvaluator
+}
+
+// WithDefects returns the factory of the reference alloc runner built with
+// defects d and, if eval is not nil, evaluating task schedules with eval
+// instead of model/schedule (SCHED-8). It exists for the mutants of
+// impl/mutants; WithDefects(0, nil) behaves exactly as NewAllocRunner.
+func WithDefects(d defect.Set, eval taskrunner.ScheduleEvaluator) interfaces.AllocRunnerFactory {
+	m := mutation{defects: d, eval: eval}
+	return func(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
+		ar, err := newMutatedAllocRunner(cfg, newTaskRunner, m)
+		if err != nil {
+			return nil, err
+		}
+		return ar, nil
+	}
 }
 
 var _ interfaces.AllocRunnerFactory = NewAllocRunner
@@ -135,6 +162,10 @@ func checkConfig(cfg *interfaces.Config) error {
 }
 
 func newAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory) (*allocRunner, error) {
+	return newMutatedAllocRunner(cfg, newTR, mutation{})
+}
+
+func newMutatedAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory, m mutation) (*allocRunner, error) {
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
 	}
@@ -168,7 +199,9 @@ func newAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory) (*allocRunn
 		updateHookSem:      make(chan struct{}, 1),
 		updates:            newUpdateQueue(),
 		broadcaster:        newBroadcaster(),
+		defects:            m.defects,
 	}
+	ar.updates.olderWins = m.defects.Has(defect.UpdateOlderWins)
 	ar.life.init()
 	ar.hookCtx, ar.hookCancel = context.WithCancel(context.Background())
 	ar.shutdownCtx, ar.shutdownCancel = context.WithCancel(context.Background())
@@ -181,6 +214,10 @@ func newAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory) (*allocRunn
 		Kind: hookstats.TaskHook, Metrics: cfg.Metrics, Clock: cfg.Clock,
 		BaseLabels: cfg.BaseLabels, Namespace: namespace, Disabled: disabled,
 	})
+	if m.defects.Has(defect.TelemWallclock) && !disabled {
+		ar.prerunStats = wallclockStats(ar.prerunStats, cfg.Clock)
+		taskStats = wallclockStats(taskStats, cfg.Clock)
+	}
 	ar.hooks = ar.newHooks(cfg.CSIManager)
 
 	tg := alloc.LookupTaskGroup()
@@ -211,6 +248,8 @@ func newAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory) (*allocRunn
 			StateUpdated:        ar.taskStateUpdated,
 			StartConditionMetCh: ar.gates.ch(name),
 			ServersContactedCh:  cfg.ServersContactedCh,
+			Defects:             m.defects,
+			Evaluate:            m.eval,
 		}
 		tr, err := newTR(trCfg)
 		if err != nil {

@@ -1,6 +1,7 @@
 package allocrunner
 
 import (
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/status"
 	"github.com/allocsim/allocsim/model/structs"
 )
@@ -82,6 +83,10 @@ var overrideDescriptions = map[string]string{
 func (ar *allocRunner) clientState(states map[string]*structs.TaskState) *structs.AllocState {
 	server := ar.serverAlloc()
 	st, desc := status.ClientStatus(states)
+	if ar.defects.Has(defect.StatusRunningOverFailed) && st == structs.AllocClientStatusFailed &&
+		anyRunning(states) { // mutant: running outranks failed
+		st, desc = structs.AllocClientStatusRunning, status.DescriptionRunning
+	}
 	ar.stateMu.Lock()
 	defer ar.stateMu.Unlock()
 	if ar.statusOverride != "" {

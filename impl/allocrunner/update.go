@@ -13,6 +13,9 @@ type updateQueue struct {
 	mu     sync.Mutex
 	queued *structs.Allocation
 	closed bool
+	// olderWins is the update-older-wins mutant's defect: nothing is
+	// dropped for its index.
+	olderWins bool
 	// ready has room for one wake-up; done closes with the queue.
 	ready chan struct{}
 	done  chan struct{}
@@ -26,7 +29,7 @@ func newUpdateQueue() *updateQueue {
 func (q *updateQueue) push(a *structs.Allocation) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.closed || (q.queued != nil && a.AllocModifyIndex < q.queued.AllocModifyIndex) {
+	if q.closed || (!q.olderWins && q.queued != nil && a.AllocModifyIndex < q.queued.AllocModifyIndex) {
 		return false
 	}
 	q.queued = a

@@ -1,3 +1,32 @@
 // Package mutants holds deliberately wrong runners, each the reference
 // runner with one known defect, that the conformance suite must catch.
+//
+// A mutant is an interfaces.Factory named after it: the reference node
+// client (impl/client) running the reference alloc runner built by
+// allocrunner.WithDefects with one defect of impl/internal/defect (and,
+// for schedule mutants, an evaluator replacing model/schedule's in the
+// pause gate). Everything but the defect is the reference's, so a
+// conformance property that fails on a mutant fails because of the one
+// rule it breaks. The suite proves itself by running on every mutant of
+// All: each must fail at least one property, while the reference passes
+// them all.
+//
+// The table (Breaks: the SPEC rules broken; Mirrors: the real bug):
+//
+//	name                        breaks              branch
+//	status-running-over-failed  AR-8                allocrunner clientState
+//	sched-utc                   SCHED-4             evalUTC (pause gate seam)
+//	sched-nomad-window          SCHED-5, SCHED-10   evalNomadWindow
+//	sched-dst-naive             SCHED-6             evalDSTNaive
+//	pause-counts-restarts       PAUSE-6             taskrunner endRun
+//	pause-killing-event         PAUSE-5             taskrunner pauseStop
+//	telem-counts-skipped        TELEM-3             taskrunner prestart
+//	telem-wallclock             TELEM-4             allocrunner wallclockStats
+//	restore-double-start        STATE-4             taskrunner attempt
+//	kill-order                  AR-9                allocrunner killTasks
+//	event-cap-11                DATA-6              taskrunner appendTo
+//	update-older-wins           AR-10               allocrunner updateQueue.push
+//
+// sched-nomad-window follows SPEC SCHED-10's description of Nomad
+// 1.8–1.10 (see evalNomadWindow), not Nomad's source.
 package mutants

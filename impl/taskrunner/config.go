@@ -5,10 +5,13 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"time"
 
 	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/internal/defect"
+	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
@@ -45,7 +48,17 @@ type Config struct {
 	StartConditionMetCh <-chan struct{}
 	// ServersContactedCh closes after the first alloc pull (STATE-4).
 	ServersContactedCh <-chan struct{}
+	// Defects are the deliberate defects of a mutant (impl/mutants); the
+	// zero Set is the reference task runner.
+	Defects defect.Set
+	// Evaluate replaces the pause gate's schedule evaluation (SCHED-8)
+	// for schedule mutants; nil is the reference, model/schedule.
+	Evaluate ScheduleEvaluator
 }
+
+// ScheduleEvaluator evaluates schedule s at instant at, reading empty and
+// "Local" zones as local (the signature of model/schedule.Evaluate).
+type ScheduleEvaluator func(s *schedule.Schedule, at time.Time, local *time.Location) (schedule.Result, error)
 
 // fixedSeed seeds the source of a Config without Rand.
 const fixedSeed = 0x7461736b72756e // "taskrun"

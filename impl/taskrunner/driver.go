@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
@@ -247,7 +248,7 @@ func (tr *TaskRunner) endRun(run *driverRun, res *drivers.ExitResult, startErr e
 	if len(held) > 0 {
 		tr.changeState(func(ts *structs.TaskState) {
 			for _, ev := range taskEvents(held, tr.clock.Now()) {
-				ts.AppendEvent(ev)
+				tr.appendTo(ts, ev)
 			}
 		})
 		tr.notify()
@@ -260,7 +261,7 @@ func (tr *TaskRunner) endRun(run *driverRun, res *drivers.ExitResult, startErr e
 	if startErr != nil {
 		tr.tracker.SetStartError(startErr, drivers.IsRecoverable(startErr))
 	}
-	if pauseInduced {
+	if pauseInduced && !tr.cfg.Defects.Has(defect.PauseCountsRestarts) {
 		tr.tracker.SetPauseInduced()
 	}
 	if failure != nil {

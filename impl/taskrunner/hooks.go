@@ -7,6 +7,7 @@ import (
 
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
 )
@@ -51,6 +52,9 @@ func (tr *TaskRunner) prestart() (map[string]string, error) {
 		prev := tr.localState.Hooks[name].Copy()
 		tr.stateMu.Unlock()
 		if prev != nil && prev.PrestartDone {
+			if tr.cfg.Defects.Has(defect.TelemCountsSkipped) {
+				tr.cfg.HookStats.Emit(tr.clock.Now(), name, hookstats.HookTypePrestart, nil)
+			}
 			maps.Copy(env, prev.Env)
 			continue
 		}

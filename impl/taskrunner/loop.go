@@ -1,6 +1,7 @@
 package taskrunner
 
 import (
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
@@ -157,6 +158,8 @@ func (tr *TaskRunner) attempt() (shutdown bool) {
 			tr.endRun(run, nil, err)
 			return false
 		}
+	} else if tr.cfg.Defects.Has(defect.RestoreDoubleStart) {
+		tr.updateState(structs.TaskStateRunning, tr.newEvent(structs.TaskStarted))
 	} else if tr.TaskState().State != structs.TaskStateRunning {
 		tr.updateState(structs.TaskStateRunning, nil) // recovered: no Started
 	}

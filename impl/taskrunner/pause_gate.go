@@ -37,6 +37,9 @@ const maxInlineBoundaries = 16
 type pauseGate struct {
 	host  pauseHost
 	local *time.Location
+	// eval, when set, replaces the compiled evaluation (a schedule
+	// mutant's seam, Config.Evaluate).
+	eval ScheduleEvaluator
 
 	// mu is a chanLock: a step persists the task state (commitPause)
 	// with it held.
@@ -91,6 +94,8 @@ func (g *pauseGate) evaluateLocked() pause.Evaluation {
 	switch {
 	case g.sched == nil:
 		return pause.Evaluation{}
+	case g.eval != nil:
+		return pause.FromResult(g.eval(g.sched, g.host.now(), g.local))
 	case g.compileErr != nil:
 		return pause.Evaluation{Err: g.compileErr}
 	}

@@ -114,6 +114,7 @@ func NewTaskRunner(cfg *Config) (*TaskRunner, error) {
 	tr.tracker = restart.New(tg.RestartPolicy, jobType(c.Alloc), c.Task, tr.clock.Now())
 	tr.taskDir = c.AllocDir.NewTaskDir(tr.taskName)
 	tr.gate = newPauseGate(tr, tr.taskName, c.Task.Schedule, c.ClientConfig.LocalZone)
+	tr.gate.eval = c.Evaluate
 	tr.hooks = tr.buildHooks()
 
 	tr.state.AppendEvent(structs.NewTaskEvent(structs.TaskReceived, tr.clock.Now()))

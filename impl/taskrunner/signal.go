@@ -3,6 +3,7 @@ package taskrunner
 import (
 	"context"
 
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -106,6 +107,10 @@ func (tr *TaskRunner) pauseStop(run *driverRun) {
 	}
 	if tr.shutdownCtx.Err() != nil || run.handle == nil || tr.liveRun() != run {
 		return // shut down, never started, or already exited
+	}
+	if tr.cfg.Defects.Has(defect.PauseKillingEvent) {
+		tr.AppendEvent(tr.newEvent(structs.TaskKilling).
+			SetKillTimeout(tr.Task().EffectiveKillTimeout(tr.cfg.ClientConfig.MaxKillTimeout)))
 	}
 	tr.preKill()
 	if err := tr.stopRun(run); err != nil {

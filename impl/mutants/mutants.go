@@ -1,0 +1,117 @@
+package mutants
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/allocsim/allocsim/impl/allocrunner"
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/internal/defect"
+	"github.com/allocsim/allocsim/impl/reference"
+	"github.com/allocsim/allocsim/impl/taskrunner"
+)
+
+// Mutant is one deliberately wrong runner: the reference runner with one
+// defect.
+type Mutant struct {
+	// Name is the mutant's name, also its Factory's.
+	Name string
+	// Breaks are the SPEC rule IDs the defect violates.
+	Breaks []string
+	// Mirrors is the real bug the defect reproduces, in one sentence.
+	Mirrors string
+	// Factory is the runner: the reference node client running the
+	// defective alloc runner.
+	Factory interfaces.Factory
+}
+
+// row is one table entry: the defect and, for schedule mutants, the
+// evaluator replacing model/schedule's.
+type row struct {
+	name    string
+	breaks  []string
+	mirrors string
+	defect  defect.Set
+	eval    taskrunner.ScheduleEvaluator
+}
+
+// table is the mutant table, one row per defect of impl/internal/defect.
+var table = []row{
+	{ // AR-8: running ranks above failed; Nomad's ordering before failed-first.
+		name: "status-running-over-failed", breaks: []string{"AR-8"}, defect: defect.StatusRunningOverFailed,
+		mirrors: "An alloc status precedence that checks running before failed, so an alloc with a failed task and a live one reports running.",
+	},
+	{ // SCHED-4: Timezone ignored.
+		name: "sched-utc", breaks: []string{"SCHED-4"}, defect: defect.SchedUTC, eval: evalUTC,
+		mirrors: "A schedule evaluator that never loads the cron block's Timezone and reads every window in UTC.",
+	},
+	{ // SCHED-5/SCHED-10: Nomad 1.8-1.10's window algorithm.
+		name: "sched-nomad-window", breaks: []string{"SCHED-5", "SCHED-10"}, defect: defect.SchedNomadWindow, eval: evalNomadWindow,
+		mirrors: "Nomad 1.8-1.10's schedule windows: a 24 h absolute look-back, the start instant outside, overnight windows an error (#23329).",
+	},
+	{ // SCHED-6: gap times read with the post-gap offset.
+		name: "sched-dst-naive", breaks: []string{"SCHED-6"}, defect: defect.SchedDSTNaive, eval: evalDSTNaive,
+		mirrors: "Naive wall-clock conversion on a spring-forward day: 02:30 New York becomes 01:30 EST, an hour before the gap, instead of 03:30 EDT.",
+	},
+	{ // PAUSE-6: pause exits consume restart attempts.
+		name: "pause-counts-restarts", breaks: []string{"PAUSE-6"}, defect: defect.PauseCountsRestarts,
+		mirrors: "Nomad #25085: a schedule pause's task exit goes through the restart policy like a crash and can fail the task.",
+	},
+	{ // PAUSE-5: pause stop emits Killing.
+		name: "pause-killing-event", breaks: []string{"PAUSE-5"}, defect: defect.PauseKillingEvent,
+		mirrors: "A pause stop implemented with the ordinary kill path, which appends a Killing event.",
+	},
+	{ // TELEM-3: skipped prestart hooks emit telemetry.
+		name: "telem-counts-skipped", breaks: []string{"TELEM-3"}, defect: defect.TelemCountsSkipped,
+		mirrors: "Hook metrics emitted around the PrestartDone check, so skipped prestart hooks count as successful runs.",
+	},
+	{ // TELEM-4: elapsed not from the injected clock.
+		name: "telem-wallclock", breaks: []string{"TELEM-4"}, defect: defect.TelemWallclock,
+		mirrors: "Elapsed time measured with metrics.MeasureSince (the wall clock), which ignores simulated blocking.",
+	},
+	{ // STATE-4: recovered task gets a second Started.
+		name: "restore-double-start", breaks: []string{"STATE-4"}, defect: defect.RestoreDoubleStart,
+		mirrors: "A task runner that treats a recovered driver handle as a fresh start and appends Started again after a client restart.",
+	},
+	{ // AR-9: kill phases reversed.
+		name: "kill-order", breaks: []string{"AR-9"}, defect: defect.KillOrder,
+		mirrors: "A kill loop that stops sidecars (log shippers, proxies) before the leader, losing the leader's last output.",
+	},
+	{ // DATA-6: 11 events kept.
+		name: "event-cap-11", breaks: []string{"DATA-6"}, defect: defect.EventCap11,
+		mirrors: "An off-by-one in the task event ring (> instead of >= on the cap), keeping the newest 11 events.",
+	},
+	{ // AR-10: an older update replaces the queued one.
+		name: "update-older-wins", breaks: []string{"AR-10"}, defect: defect.UpdateOlderWins,
+		mirrors: "An update queue that replaces the queued alloc without comparing AllocModifyIndex, so a stale update wins.",
+	},
+}
+
+// All returns every mutant, sorted by name.
+func All() []Mutant {
+	out := make([]Mutant, 0, len(table))
+	for _, r := range table {
+		out = append(out, r.mutant())
+	}
+	slices.SortFunc(out, func(a, b Mutant) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Lookup returns the mutant called name.
+func Lookup(name string) (Mutant, bool) {
+	for _, r := range table {
+		if r.name == name {
+			return r.mutant(), true
+		}
+	}
+	return Mutant{}, false
+}
+
+func (r row) mutant() Mutant {
+	return Mutant{
+		Name:    r.name,
+		Breaks:  slices.Clone(r.breaks),
+		Mirrors: r.mirrors,
+		Factory: reference.WithAllocRunner(r.name, allocrunner.WithDefects(r.defect, r.eval)),
+	}
+}
