@@ -8,7 +8,7 @@ BENCHTIME    ?= 1s
 MAXFILESIZE  ?= 1048576
 PKGS         := ./...
 
-.PHONY: all test race fuzz bench lint staticcheck detlint sizelint conform report tools
+.PHONY: all test race fuzz bench lint staticcheck detlint sizelint conform report tools mutants
 
 all: lint test
 
@@ -19,6 +19,11 @@ test:
 ## race: every test under the race detector.
 race:
 	$(GO) test -count=1 -race $(PKGS)
+
+## mutants: how soon the conformance suite catches each mutant, into
+## reports/mutants.md (7 base seeds per mutant and property).
+mutants:
+	$(GO) test -count=1 -timeout 60m ./properties -run '^TestMutantReport$$' -mutants.report=$(CURDIR)/reports/mutants.md -v
 
 ## fuzz: every fuzz target for FUZZTIME each (default 30s).
 fuzz:
