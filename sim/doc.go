@@ -130,7 +130,11 @@
 // each task's state change and each new task event. The driver's OnEvent,
 // the transport, the CSI plugin, the state DB's fault hook and the server
 // trace their own records; hook telemetry is read from the InmemSink at
-// Close. Close seals the trace before tearing the client down.
+// Close. The world also logs every alloc dir, task dir and CSI port call
+// with its invoke and return instants (PortCalls) and every hook metric
+// emission with its virtual instant (HookEmissions); a scenario's
+// HookLatency gives alloc and task dir Builds virtual latency and traces
+// both logs (KindPort, KindHookMetric), hooktime.go. Close seals the trace before tearing the client down.
 //
 // # Determinism checks (DET-1 stamps, DET-4 replay)
 //

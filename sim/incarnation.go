@@ -68,7 +68,7 @@ func (w *World) startIncarnation() error {
 		}
 	}})
 	inc.conn = w.net.Dial(w.node.NodeID)
-	m, err := hookstats.NewMetrics(metricsPort{inc: inc, sink: w.sink})
+	m, err := hookstats.NewMetrics(metricsPort{w: w, inc: inc, sink: w.sink})
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
@@ -80,7 +80,7 @@ func (w *World) startIncarnation() error {
 		StateDB:            inc.db,
 		DriverManager:      drivers.NewRegistry(driverPort{w: w, inc: inc, d: inc.driver}),
 		CSIManager:         csiPort{w: w, inc: inc},
-		AllocDirFactory:    allocdir.MemFactory(w.fsys, allocdir.Config{Clock: w.clk}),
+		AllocDirFactory:    w.allocDirFactory(inc, allocdir.MemFactory(w.fsys, allocdir.Config{Clock: w.clk})),
 		Metrics:            m,
 		RPCClient:          rpcPort{w: w, inc: inc},
 		AllocRunnerFactory: w.runnerFactory(inc),

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/drivers/mock"
+	"github.com/allocsim/allocsim/impl/hookstats/hookstatstest"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
@@ -118,7 +119,7 @@ func (p csiPort) MountVolume(ctx context.Context, allocID, alias string, vol *st
 		return nil, errCrashed
 	}
 	p.w.holdIf(HoldCSI, p.inc, "csi MountVolume "+allocID+"/"+alias)
-	return p.w.csi.MountVolume(ctx, allocID, alias, vol)
+	return p.mount(ctx, allocID, alias, vol)
 }
 
 func (p csiPort) UnmountVolume(ctx context.Context, allocID, alias string, vol *structs.VolumeRequest) error {
@@ -126,12 +127,14 @@ func (p csiPort) UnmountVolume(ctx context.Context, allocID, alias string, vol *
 		return errCrashed
 	}
 	p.w.holdIf(HoldCSI, p.inc, "csi UnmountVolume "+allocID+"/"+alias)
-	return p.w.csi.UnmountVolume(ctx, allocID, alias, vol)
+	return p.unmount(ctx, allocID, alias, vol)
 }
 
 // metricsPort is the incarnation's view of the shared metrics sink: hook
-// telemetry of a crashed incarnation is dropped.
+// telemetry of a crashed incarnation is dropped; counters and samples of
+// a live one are also logged one by one (hooktime.go).
 type metricsPort struct {
+	w    *World
 	inc  *incarnation
 	sink metrics.MetricSink
 }
@@ -159,23 +162,27 @@ func (p metricsPort) EmitKey(key []string, val float32) {
 func (p metricsPort) IncrCounter(key []string, val float32) {
 	if p.inc.live() {
 		p.sink.IncrCounter(key, val)
+		p.w.logEmission(p.inc, hookstatstest.Counter, key, val, nil)
 	}
 }
 
 func (p metricsPort) IncrCounterWithLabels(key []string, val float32, labels []metrics.Label) {
 	if p.inc.live() {
 		p.sink.IncrCounterWithLabels(key, val, labels)
+		p.w.logEmission(p.inc, hookstatstest.Counter, key, val, labels)
 	}
 }
 
 func (p metricsPort) AddSample(key []string, val float32) {
 	if p.inc.live() {
 		p.sink.AddSample(key, val)
+		p.w.logEmission(p.inc, hookstatstest.Sample, key, val, nil)
 	}
 }
 
 func (p metricsPort) AddSampleWithLabels(key []string, val float32, labels []metrics.Label) {
 	if p.inc.live() {
 		p.sink.AddSampleWithLabels(key, val, labels)
+		p.w.logEmission(p.inc, hookstatstest.Sample, key, val, labels)
 	}
 }

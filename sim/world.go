@@ -117,6 +117,7 @@ type World struct {
 	node   *interfaces.ClientConfig
 	logger *slog.Logger
 	watch  *worldWatch // what the stall watchdog reads (watch.go)
+	hooks  hookLog     // port calls and metric emissions (hooktime.go)
 
 	mu         sync.Mutex
 	db         interfaces.StateDB
@@ -204,6 +205,7 @@ func (w *World) build() error {
 	w.node = &interfaces.ClientConfig{
 		NodeID: seeds.ID(seeds.Stream(sc.Seed, "node")), Datacenter: Datacenter, NodePool: NodePool,
 		Region: Region, LocalZone: loc, ScheduleProfile: sc.Profile,
+		DisableAllocationHookMetrics: sc.DisableAllocationHookMetrics,
 	}
 	if err := srv.RegisterNode(w.node.NodeID, syncpolicy.NodeStatusReady); err != nil {
 		return fmt.Errorf("sim: %w", err)

@@ -33,6 +33,22 @@ type Scenario struct {
 	Calls []Call `json:"Calls,omitempty"`
 	// Faults is the fault plan, crash points included.
 	Faults faults.Plan `json:"Faults,omitempty"`
+	// HookLatency, if set, gives the world's alloc dir ports virtual
+	// latency and traces every port call and hook metric emission
+	// (TELEM-3, TELEM-4); nil is none (and traces nothing more).
+	HookLatency *HookLatency `json:"HookLatency,omitempty"`
+	// DisableAllocationHookMetrics is the client's TELEM-5 switch.
+	DisableAllocationHookMetrics bool `json:"DisableAllocationHookMetrics,omitempty"`
+}
+
+// HookLatency is the virtual time the world's ports take per call.
+type HookLatency struct {
+	// AllocDirBuild is the latency of every AllocDir.Build (the alloc_dir
+	// prerun hook).
+	AllocDirBuild Duration `json:"AllocDirBuild,omitempty"`
+	// TaskDirBuild is the latency of every TaskDir.Build (the task_dir
+	// prestart hook).
+	TaskDirBuild Duration `json:"TaskDirBuild,omitempty"`
 }
 
 // JobAt registers Job at offset At.
@@ -160,6 +176,9 @@ func (s Scenario) Validate() error {
 	}
 	if err := s.Faults.Validate(s.Shape()); err != nil {
 		errs = append(errs, fmt.Errorf("scenario %q: %w", s.Name, err))
+	}
+	if l := s.HookLatency; l != nil && (l.AllocDirBuild < 0 || l.TaskDirBuild < 0) {
+		errs = append(errs, fmt.Errorf("scenario %q: negative hook latency", s.Name))
 	}
 	return errors.Join(errs...)
 }

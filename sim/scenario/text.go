@@ -23,6 +23,12 @@ func (s Scenario) String() string {
 	if s.Profile != "" {
 		fmt.Fprintf(&b, " profile=%s", s.Profile)
 	}
+	if l := s.HookLatency; l != nil {
+		fmt.Fprintf(&b, " alloc_dir_build=%s task_dir_build=%s", l.AllocDirBuild, l.TaskDirBuild)
+	}
+	if s.DisableAllocationHookMetrics {
+		b.WriteString(" disable_allocation_hook_metrics")
+	}
 	b.WriteString("\n")
 	for _, j := range s.Jobs {
 		writeJob(&b, j)

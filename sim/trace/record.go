@@ -26,12 +26,17 @@ const (
 	KindTaskEvent Kind = "task_event" // a new task event
 	KindMetric    Kind = "metric"     // hook telemetry, read at the end
 	KindViolation Kind = "violation"  // a harness-detected violation
+	// Written only by scenarios with HookLatency set (older traces have
+	// none):
+	KindPort       Kind = "port"        // an alloc dir, task dir or CSI port call, invoke and return
+	KindHookMetric Kind = "hook_metric" // one hook telemetry emission, as it is made
 )
 
 var kindRank = map[Kind]int{
 	KindWorld: 0, KindFault: 1, KindAPI: 2, KindJob: 3, KindServer: 4,
 	KindRPC: 5, KindCSI: 6, KindDriver: 7, KindStateDB: 8, KindAlloc: 9,
 	KindTask: 10, KindTaskEvent: 11, KindMetric: 12, KindViolation: 13,
+	KindPort: 14, KindHookMetric: 15,
 }
 
 // rank orders kinds; unknown kinds sort last, by name.
