@@ -18,6 +18,8 @@ type observedAlloc struct {
 	traced *structs.Allocation
 	// stamps is what the DET-1 stamp check saw of it (stamps.go).
 	stamps allocStamps
+	// runner is the newest runner built for it (runners.go).
+	runner interfaces.AllocRunner
 }
 
 // updaterTap wraps the StateUpdater a runner is given, so the world sees
@@ -52,7 +54,9 @@ func (w *World) runnerFactory(inc *incarnation) interfaces.AllocRunnerFactory {
 		if c.StateUpdater != nil {
 			c.StateUpdater = updaterTap{w: w, inc: inc, started: started, next: cfg.StateUpdater}
 		}
-		return f(&c)
+		ar, err := f(&c)
+		w.recordRunner(c.Alloc, ar, err)
+		return ar, err
 	}
 }
 

@@ -1,8 +1,178 @@
 package restore
 
-import "github.com/allocsim/allocsim/properties/internal/prop"
+import (
+	"time"
+
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim/faults"
+	"github.com/allocsim/allocsim/sim/scenario"
+	"github.com/allocsim/allocsim/sim/trace"
+)
 
 // Properties lists the package's properties in suite order.
 func Properties() []prop.Property {
-	return nil
+	return []prop.Property{noSecondStarted, acknowledgedSurvives}
+}
+
+// drawCrashes draws a service job of long-running tasks (a prestart
+// task, sometimes a sidecar) and one or two client crashes at random
+// instants. Recover failures are left out: they rerun a task by design.
+func drawCrashes(d *prop.Drawer, env prop.Env) scenario.Scenario {
+	task := func(name string, lc *structs.TaskLifecycle, cfg map[string]any) *structs.Task {
+		return &structs.Task{Name: name, Driver: "mock_driver", KillTimeout: 2 * time.Second, KillSignal: "SIGINT", Lifecycle: lc, Config: cfg}
+	}
+	tasks := []*structs.Task{task("main", nil, map[string]any{"kill_after": "500ms"})}
+	if d.Bool("prestart") {
+		tasks = append(tasks, task("init", &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPrestart},
+			map[string]any{"run_for": d.Duration("init run", time.Second, 20*time.Second, time.Second).String(), "exit_code": 0}))
+	}
+	if d.Bool("sidecar") {
+		tasks = append(tasks, task("side", &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPoststart, Sidecar: true}, map[string]any{}))
+	}
+	j := &structs.Job{ID: "job1", Name: "job1", Type: structs.JobTypeService, TaskGroups: []*structs.TaskGroup{{Name: "g1", Count: d.IntRange("count", 1, 2), Tasks: tasks}}}
+	j.Canonicalize()
+	sc := scenario.Scenario{Start: prop.Pick(d, "start", scenario.Starts), Duration: scenario.Duration(d.Duration("duration", 3*time.Minute, 6*time.Minute, time.Minute)),
+		Jobs: []scenario.JobAt{{Job: j}}}
+	at := time.Duration(0)
+	for i := 0; i < d.IntRange("crashes", 1, 2); i++ {
+		at += d.Duration("crash after", 2*time.Second, 90*time.Second, 100*time.Millisecond)
+		sc.Faults = append(sc.Faults, faults.Fault{Class: faults.ClientCrash, At: at, For: d.Duration("down for", time.Second, 30*time.Second, time.Second)})
+		at += 30 * time.Second
+	}
+	return sc
+}
+
+// runEnds are the events that end a task run (a new Started may follow).
+var runEnds = map[string]bool{
+	structs.TaskTerminated: true, structs.TaskDriverFailure: true, structs.TaskRestoreFailed: true,
+	structs.TaskKilled: true, structs.TaskRestarting: true, structs.TaskNotRestarting: true,
+}
+
+// noSecondStarted: STATE-3's "no second Received" and STATE-4's
+// "recovered: running with no Started" over crashes at random instants.
+var noSecondStarted = prop.Property{
+	ID:       "STATE-4/no-second-started",
+	Specs:    []string{"STATE-4", "STATE-3"},
+	Doc:      "after crashes and restores a task has one Received, and a Started only after its previous run ended (a recovered task gets none)",
+	Faults:   []faults.Class{faults.ClientCrash},
+	Draw:     drawCrashes,
+	Liveness: 30 * time.Second,
+	New: func(scenario.Scenario) prop.Checker {
+		f := newFeed()
+		received := map[key]int{}
+		runningRun := map[key]bool{} // a Started not yet followed by a run end
+		return prop.Checks{OnSettled: func(v *prop.View) {
+			for _, ne := range f.next(v) {
+				switch t := ne.ev.Type; {
+				case t == structs.TaskReceived:
+					if received[ne.key]++; received[ne.key] > 1 {
+						v.Violatef(ne.key.alloc, ne.key.task, "Received events", received[ne.key], "1 (a restored task keeps its state)")
+						return
+					}
+				case t == structs.TaskStarted:
+					if runningRun[ne.key] {
+						v.Violatef(ne.key.alloc, ne.key.task, "event Started", "a second one while the run it started had not ended", "none for a recovered task (STATE-4)")
+						return
+					}
+					runningRun[ne.key] = true
+				case runEnds[t]:
+					runningRun[ne.key] = false
+				}
+			}
+		}}
+	},
+}
+
+// acknowledgedSurvives: the acknowledged state of each alloc survives a
+// crash: the first update the server receives of an alloc after a
+// restart is not the state it had acknowledged before the crash; and
+// after healing, every task that ran before a crash runs again.
+var acknowledgedSurvives = prop.Property{
+	ID:       "STATE-3/acknowledged-survives",
+	Specs:    []string{"STATE-3", "STATE-2"},
+	Doc:      "a restored client does not re-send the state the server acknowledged before the crash, and its tasks that should run run again",
+	Faults:   []faults.Class{faults.ClientCrash},
+	Draw:     drawCrashes,
+	Liveness: time.Minute,
+	New: func(scenario.Scenario) prop.Checker {
+		c := &ackChecker{ackAt: map[string]time.Time{}, acked: map[string]int{}, watch: map[string]int{}}
+		return prop.Checks{OnSettled: c.settled, OnFinal: c.final}
+	},
+}
+
+type ackChecker struct {
+	ackAt map[string]time.Time // alloc → last acknowledged_state write
+	acked map[string]int       // alloc → History length acknowledged at the last crash
+	watch map[string]int       // alloc → History length at the last crash, if its last entry was acknowledged
+}
+
+func (c *ackChecker) settled(v *prop.View) {
+	for _, r := range v.New {
+		switch {
+		case r.Kind == trace.KindStateDB && r.Op == "put acknowledged_state" && r.Msg == "ok":
+			c.ackAt[r.Alloc] = r.At
+		case r.Kind == trace.KindWorld && r.Msg == "client_crash":
+			c.crashed(v)
+		}
+	}
+	for id, n := range c.watch {
+		h := v.World.Server().History(id)
+		if len(h) <= n {
+			continue
+		}
+		delete(c.watch, id)
+		if sameState(h[n].State, h[n-1].State) {
+			v.Violatef(id, "", "first update received after the restart", "the state acknowledged before the crash", "not re-sent (STATE-3 (5))")
+			return
+		}
+	}
+}
+
+// crashed notes, per alloc, whether the server's newest state was
+// acknowledged (written as acknowledged_state after it was committed).
+func (c *ackChecker) crashed(v *prop.View) {
+	for _, a := range v.Allocs() {
+		h := v.World.Server().History(a.ID)
+		if len(h) == 0 {
+			continue
+		}
+		if at, ok := c.ackAt[a.ID]; ok && !at.Before(h[len(h)-1].CommittedAt) {
+			c.watch[a.ID] = len(h)
+		} else {
+			delete(c.watch, a.ID)
+		}
+	}
+}
+
+func (c *ackChecker) final(v *prop.View) {
+	for _, a := range v.Allocs() {
+		if sa := v.ServerAlloc(a.ID); sa == nil || sa.ServerTerminal() {
+			continue
+		}
+		for _, name := range structs.SortedTaskNames(a.TaskStates) {
+			ts := a.TaskStates[name]
+			t := v.Task(a.ID, name)
+			if t == nil || t.Config["run_for"] != nil {
+				continue
+			}
+			if ts.State != structs.TaskStateRunning {
+				v.Violatef(a.ID, name, "task state after restore and healing", ts.State, "running (it should run)")
+				return
+			}
+		}
+	}
+}
+
+// sameState compares two received client states by SYNC-2's equality.
+func sameState(a, b *structs.AllocState) bool {
+	if a == nil || b == nil || a.ClientStatus != b.ClientStatus || a.ClientDescription != b.ClientDescription || len(a.TaskStates) != len(b.TaskStates) {
+		return false
+	}
+	for n, s := range a.TaskStates {
+		if !s.Equal(b.TaskStates[n]) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,160 @@
+package alloc
+
+import (
+	"time"
+
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim/scenario"
+	"github.com/allocsim/allocsim/sim/trace"
+)
+
+// taskKey names one task of one alloc.
+type taskKey struct{ alloc, task string }
+
+// newEvent is one task event a runner appended, with the task's state
+// as pushed at that instant.
+type newEvent struct {
+	key   taskKey
+	ev    *structs.TaskEvent
+	state *structs.TaskState
+}
+
+// feed turns the pushed allocs of each settled instant into the task
+// events appended since the previous instant (full events, unlike the
+// trace's summary), and keeps every task's whole event history.
+type feed struct {
+	last    map[taskKey][]*structs.TaskEvent
+	history map[taskKey][]*structs.TaskEvent
+}
+
+func newFeed() *feed {
+	return &feed{last: map[taskKey][]*structs.TaskEvent{}, history: map[taskKey][]*structs.TaskEvent{}}
+}
+
+// next returns the events appended since the previous call, allocs by
+// ID, tasks by name, events in list order.
+func (f *feed) next(v *prop.View) []newEvent {
+	var out []newEvent
+	for _, a := range v.Allocs() {
+		for _, name := range structs.SortedTaskNames(a.TaskStates) {
+			ts := a.TaskStates[name]
+			if ts == nil {
+				continue
+			}
+			k := taskKey{a.ID, name}
+			for _, e := range appended(f.last[k], ts.Events) {
+				out = append(out, newEvent{key: k, ev: e, state: ts})
+				f.history[k] = append(f.history[k], e)
+			}
+			f.last[k] = ts.Events
+		}
+	}
+	return out
+}
+
+// appended returns the events of cur appended since old: events are
+// appended in time order, so the new ones are those after old's last
+// instant, plus those at that instant beyond the ones old had there.
+func appended(old, cur []*structs.TaskEvent) []*structs.TaskEvent {
+	if len(old) == 0 {
+		return cur
+	}
+	last := old[len(old)-1].Time
+	sameOld, sameCur := 0, 0
+	for _, e := range old {
+		if e.Time == last {
+			sameOld++
+		}
+	}
+	var out []*structs.TaskEvent
+	for _, e := range cur {
+		switch {
+		case e.Time > last:
+			out = append(out, e)
+		case e.Time == last:
+			sameCur++
+			if sameCur > sameOld {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// groupOf is alloc id's job and task group (the server's), or nils.
+func groupOf(v *prop.View, id string) (*structs.Job, *structs.TaskGroup) {
+	a := v.ServerAlloc(id)
+	if a == nil || a.Job == nil {
+		return nil, nil
+	}
+	return a.Job, a.Job.LookupTaskGroup(a.TaskGroup)
+}
+
+// driverOps returns the driver records of v.New.
+func driverOps(v *prop.View) []trace.Record {
+	var out []trace.Record
+	for _, r := range v.New {
+		if r.Kind == trace.KindDriver {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// killEvent reports whether typ is one of the AR-9 kill-rule events.
+func killRuleEvent(typ string) bool {
+	return typ == structs.TaskSiblingFailed || typ == structs.TaskLeaderDead || typ == structs.TaskMainDead
+}
+
+// maxKillTimeout is the client's max_kill_timeout (DATA-4).
+const maxKillTimeout = 30 * time.Second
+
+// Scenario building blocks: small hand-shaped jobs whose choices all come
+// from the Drawer, so failures shrink.
+
+func mkTask(name, role string, cfg map[string]any, killTimeout time.Duration) *structs.Task {
+	t := &structs.Task{Name: name, Driver: "mock_driver", KillTimeout: killTimeout, KillSignal: "SIGINT", Config: cfg}
+	switch role {
+	case "prestart":
+		t.Lifecycle = &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPrestart}
+	case "prestart-sidecar":
+		t.Lifecycle = &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPrestart, Sidecar: true}
+	case "poststart":
+		t.Lifecycle = &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPoststart}
+	case "sidecar":
+		t.Lifecycle = &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPoststart, Sidecar: true}
+	case "poststop":
+		t.Lifecycle = &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPoststop}
+	}
+	return t
+}
+
+// runCfg is a mock driver config: run for runFor (0: forever) then exit
+// with code; a stop signal ends it after killAfter.
+func runCfg(runFor time.Duration, code int, killAfter time.Duration) map[string]any {
+	cfg := map[string]any{}
+	if runFor > 0 {
+		cfg["run_for"] = runFor.String()
+		cfg["exit_code"] = code
+	}
+	if killAfter > 0 {
+		cfg["kill_after"] = killAfter.String()
+	}
+	return cfg
+}
+
+func mkJob(id, typ string, policy *structs.RestartPolicy, tasks ...*structs.Task) *structs.Job {
+	j := &structs.Job{ID: id, Name: id, Type: typ, TaskGroups: []*structs.TaskGroup{{Name: "g1", Count: 1, RestartPolicy: policy, Tasks: tasks}}}
+	j.Canonicalize()
+	return j
+}
+
+// mkScenario is a run of dur from a drawn start with jobs registered at 0.
+func mkScenario(d *prop.Drawer, dur time.Duration, jobs ...*structs.Job) scenario.Scenario {
+	s := scenario.Scenario{Start: prop.Pick(d, "start", scenario.Starts), Duration: scenario.Duration(dur)}
+	for _, j := range jobs {
+		s.Jobs = append(s.Jobs, scenario.JobAt{Job: j})
+	}
+	return s
+}

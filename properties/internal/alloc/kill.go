@@ -1,0 +1,226 @@
+package alloc
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/allocsim/allocsim/model/status"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim/faults"
+	"github.com/allocsim/allocsim/sim/scenario"
+)
+
+// drawKillGroup draws a group that is killed during the run: a stop_job
+// call, a failing main task (no restarts) or a leader that exits. Tasks
+// take at least 500 ms to stop, so that the kill phases are apart in
+// time.
+func drawKillGroup(d *prop.Drawer, env prop.Env) scenario.Scenario {
+	typ := prop.Pick(d, "job type", []string{structs.JobTypeService, structs.JobTypeBatch})
+	policy := structs.NewRestartPolicy(0, 5*time.Minute, time.Second, structs.RestartPolicyModeFail)
+	killAfter := func(label string) time.Duration {
+		return d.Duration(label, 500*time.Millisecond, 3*time.Second, 100*time.Millisecond)
+	}
+	trigger := prop.Pick(d, "trigger", []string{"stop", "failed", "leader", "mains done"})
+	runFor := func(label string, exits bool, code int) map[string]any {
+		if !exits {
+			return runCfg(0, 0, killAfter(label+" kill after"))
+		}
+		return runCfg(d.Duration(label+" run for", 5*time.Second, 60*time.Second, time.Second), code, killAfter(label+" kill after"))
+	}
+	leader := mkTask("t1", "main", runFor("t1", trigger == "leader" || trigger == "mains done", 0), d.Duration("kill timeout", time.Second, 5*time.Second, time.Second))
+	leader.Leader = trigger == "leader" || d.Bool("leader")
+	tasks := []*structs.Task{leader}
+	if trigger != "leader" || d.Bool("second main") {
+		code := 0
+		if trigger == "failed" {
+			code = 1
+		}
+		tasks = append(tasks, mkTask("t2", "main", runFor("t2", trigger == "failed" || trigger == "mains done", code), 3*time.Second))
+	}
+	tasks = append(tasks, mkTask("s1", "sidecar", runFor("s1", false, 0), 3*time.Second))
+	if d.Bool("second sidecar") {
+		tasks = append(tasks, mkTask("s0", "prestart-sidecar", runFor("s0", false, 0), 2*time.Second))
+	}
+	if d.Bool("poststop") {
+		tasks = append(tasks, mkTask("p1", "poststop", runCfg(2*time.Second, 0, 0), time.Second))
+	}
+	sc := mkScenario(d, d.Duration("duration", 2*time.Minute, 4*time.Minute, time.Minute), mkJob("job1", typ, policy, tasks...))
+	if trigger == "stop" {
+		sc.Calls = []scenario.Call{{At: scenario.Duration(d.Duration("stop at", 10*time.Second, 90*time.Second, time.Second)), Op: scenario.OpStopJob, Job: "job1"}}
+	}
+	if env.Allows(faults.DriverStopHang) && d.Bool("stop hang") {
+		sc.Faults = append(sc.Faults, faults.Fault{Class: faults.DriverStopHang, Rate: 0.5})
+	}
+	return sc
+}
+
+// killOrder: AR-9's kill order, read from the driver's StopTask calls.
+var killOrder = prop.Property{
+	ID:     "AR-9/kill-order",
+	Specs:  []string{"AR-9"},
+	Doc:    "a kill stops the leader first and waits for it, then the other main tasks, then the sidecars; each stopped task got Killing with its capped kill timeout",
+	Faults: []faults.Class{faults.DriverStopHang},
+	Draw:   drawKillGroup,
+	New: func(scenario.Scenario) prop.Checker {
+		f := newFeed()
+		running := map[taskKey]bool{}
+		return prop.Checks{OnSettled: func(v *prop.View) {
+			f.next(v)
+			ops := driverOps(v)
+			stopped := map[taskKey]bool{}
+			for _, r := range ops {
+				k := taskKey{r.Alloc, r.Task}
+				switch drivers.Op(r.Op) {
+				case drivers.OpStart, drivers.OpRecover:
+					if r.Msg == "ok" {
+						running[k] = true
+					}
+				case drivers.OpStop:
+					if running[k] {
+						stopped[k] = true
+					}
+				}
+			}
+			for _, r := range ops {
+				if drivers.Op(r.Op) == drivers.OpExit {
+					delete(running, taskKey{r.Alloc, r.Task})
+				}
+			}
+			for _, k := range sortedKeys(stopped) {
+				_, tg := groupOf(v, k.alloc)
+				if tg == nil {
+					continue
+				}
+				phases := status.KillOrder(tg.Tasks)
+				p := phaseOf(phases, k.task)
+				if p < 0 {
+					continue
+				}
+				for _, earlier := range [][]string{phases.Leader, phases.Main, phases.Sidecars}[:p] {
+					for _, y := range earlier {
+						if running[taskKey{k.alloc, y}] {
+							v.Violatef(k.alloc, k.task, "StopTask while "+y+" (an earlier kill phase) still runs",
+								"stopped", "leader, then other main tasks, then sidecars, each phase after the previous one exited")
+							return
+						}
+					}
+				}
+				t := tg.LookupTask(k.task)
+				want := t.EffectiveKillTimeout(maxKillTimeout)
+				h := f.history[k]
+				var kev *structs.TaskEvent
+				for _, e := range h {
+					if e.Type == structs.TaskKilling {
+						kev = e
+					}
+				}
+				if kev == nil {
+					v.Violatef(k.alloc, k.task, "Killing event before StopTask", "none", "Killing")
+					return
+				}
+				if e := kev; e.KillTimeout != want {
+					v.Violatef(k.alloc, k.task, "Killing KillTimeout", e.KillTimeout, want)
+					return
+				}
+			}
+		}}
+	},
+}
+
+func phaseOf(p status.KillPhases, name string) int {
+	for i, ph := range [][]string{p.Leader, p.Main, p.Sidecars} {
+		if slices.Contains(ph, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func sortedKeys(m map[taskKey]bool) []taskKey {
+	out := make([]taskKey, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b taskKey) int {
+		return strings.Compare(a.alloc+"/"+a.task, b.alloc+"/"+b.task)
+	})
+	return out
+}
+
+// killRules: AR-9's kill rules via model/status.KillRule.
+var killRules = prop.Property{
+	ID:     "AR-9/kill-rules",
+	Specs:  []string{"AR-9"},
+	Doc:    "a dead failed task, a dead leader or only sidecars alive give every live task the kill event KillRule names (Sibling Task Failed with the first failed task, Leader Task Dead, Main Tasks Dead)",
+	Faults: []faults.Class{faults.DriverStopHang},
+	Draw:   drawKillGroup,
+	New: func(scenario.Scenario) prop.Checker {
+		f := newFeed()
+		killed := map[string]bool{} // allocs whose kill started
+		due := map[string]string{}  // allocs where a rule applied an instant ago without an event
+		return prop.Checks{OnSettled: func(v *prop.View) {
+			recipients := map[string]map[string]*structs.TaskEvent{}
+			for _, ne := range f.next(v) {
+				if killRuleEvent(ne.ev.Type) {
+					if recipients[ne.key.alloc] == nil {
+						recipients[ne.key.alloc] = map[string]*structs.TaskEvent{}
+					}
+					recipients[ne.key.alloc][ne.key.task] = ne.ev
+				}
+				if ne.ev.Type == structs.TaskKilling || killRuleEvent(ne.ev.Type) {
+					killed[ne.key.alloc] = true
+				}
+			}
+			for _, a := range v.Allocs() {
+				_, tg := groupOf(v, a.ID)
+				if tg == nil {
+					continue
+				}
+				if rs := recipients[a.ID]; rs != nil {
+					pre := map[string]*structs.TaskState{}
+					for n, s := range a.TaskStates {
+						pre[n] = s
+						if rs[n] != nil {
+							pre[n] = &structs.TaskState{State: structs.TaskStateRunning, StartedAt: s.StartedAt}
+						}
+					}
+					k, ok := status.KillRule(tg.Tasks, pre)
+					got := slices.Sorted(maps.Keys(rs))
+					if !ok {
+						v.Violatef(a.ID, got[0], "kill event", rs[got[0]].Type, "none (no kill rule applies)")
+						return
+					}
+					want := slices.Sorted(slices.Values(k.Recipients))
+					if !slices.Equal(got, want) {
+						v.Violatef(a.ID, "", k.Type+" recipients", got, want)
+						return
+					}
+					for _, n := range got {
+						e := rs[n]
+						if e.Type != k.Type || e.FailedSibling != k.FailedSibling {
+							v.Violatef(a.ID, n, "kill event", e.Type+" "+e.FailedSibling, k.Type+" "+k.FailedSibling)
+							return
+						}
+					}
+				}
+				if killed[a.ID] || v.ServerAlloc(a.ID).ServerTerminal() {
+					delete(due, a.ID)
+					continue
+				}
+				if k, ok := status.KillRule(tg.Tasks, a.TaskStates); ok {
+					if typ, late := due[a.ID]; late {
+						v.Violatef(a.ID, k.Recipients[0], "kill event", "none", typ+" (AR-9 kill rule holds)")
+						return
+					}
+					due[a.ID] = k.Type
+				} else {
+					delete(due, a.ID)
+				}
+			}
+		}}
+	},
+}

@@ -1,0 +1,203 @@
+package alloc
+
+import (
+	"errors"
+	"time"
+
+	"github.com/allocsim/allocsim/model/restart"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim/faults"
+	"github.com/allocsim/allocsim/sim/scenario"
+)
+
+// restartPolicy: AR-7 decisions replayed on a model/restart Tracker per
+// task, fed the run ends the runner reported (Terminated, Driver
+// Failure, Task hook failed). Start errors come from the task config
+// only (their recoverability is known); crashes are left out (a restore
+// rebuilds the tracker).
+var restartPolicy = prop.Property{
+	ID:     "AR-7/restart-policy",
+	Specs:  []string{"AR-7", "DATA-6"},
+	Doc:    "every restart decision (Restarting with its delay, Not Restarting, Terminated; reason; Restarts) follows model/restart's tracker",
+	Faults: []faults.Class{faults.DriverExit, faults.DriverStartDelay},
+	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
+		typ := prop.Pick(d, "job type", []string{structs.JobTypeService, structs.JobTypeBatch})
+		attempts := d.IntRange("attempts", 0, 3)
+		mode := structs.RestartPolicyModeFail
+		if attempts > 0 && d.Bool("delay mode") {
+			mode = structs.RestartPolicyModeDelay
+		}
+		policy := structs.NewRestartPolicy(attempts, d.Duration("interval", 5*time.Minute, 8*time.Minute, time.Minute),
+			d.Duration("delay", 0, 20*time.Second, time.Second), mode)
+		var tasks []*structs.Task
+		for i, name := range []string{"a", "b"} {
+			if i > 0 && !d.Bool("second task") {
+				break
+			}
+			cfg := runCfg(d.Duration("run for", 2*time.Second, 40*time.Second, time.Second),
+				prop.Pick(d, "exit code", []int{1, 0, 2}), 500*time.Millisecond)
+			if d.IntRange("start error", 0, 4) == 0 {
+				cfg["start_error"] = "configured start failure"
+				cfg["start_error_recoverable"] = d.Bool("recoverable")
+			}
+			tasks = append(tasks, mkTask(name, "main", cfg, 2*time.Second))
+		}
+		sc := mkScenario(d, d.Duration("duration", 3*time.Minute, 12*time.Minute, time.Minute), mkJob("job1", typ, policy, tasks...))
+		if env.Allows(faults.DriverExit) && d.Bool("exit fault") {
+			sc.Faults = append(sc.Faults, faults.Fault{Class: faults.DriverExit, Rate: 0.5, Max: d.Duration("exit max", time.Second, 30*time.Second, time.Second)})
+		}
+		return sc
+	},
+	New: func(scenario.Scenario) prop.Checker { return newRestartChecker() },
+}
+
+type trackedTask struct {
+	tr         *restart.Tracker
+	delay      time.Duration // the policy's Delay, defaulted
+	pending    bool          // a run ended; its decision is due
+	endedAt    time.Time
+	killed     bool
+	restarting uint64
+}
+
+type restartChecker struct {
+	f     *feed
+	tasks map[taskKey]*trackedTask
+}
+
+func newRestartChecker() *restartChecker {
+	return &restartChecker{f: newFeed(), tasks: map[taskKey]*trackedTask{}}
+}
+
+func (c *restartChecker) Final(*prop.View) {}
+
+func (c *restartChecker) Settled(v *prop.View) {
+	evs := c.f.next(v)
+	// A kill in the same instant may pre-empt a decision: such tasks are
+	// no longer checked.
+	for _, ne := range evs {
+		switch ne.ev.Type {
+		case structs.TaskKilling, structs.TaskKilled, structs.TaskSetupFailure:
+			c.killed(ne.key)
+		default:
+			if killRuleEvent(ne.ev.Type) {
+				c.killed(ne.key)
+			}
+		}
+	}
+	for _, ne := range evs {
+		c.event(v, ne)
+		if v.Failed() {
+			return
+		}
+	}
+	for _, a := range v.Allocs() {
+		for name, ts := range a.TaskStates {
+			t := c.tasks[taskKey{a.ID, name}]
+			if t == nil || t.killed {
+				continue
+			}
+			if ts.Restarts != t.restarting {
+				v.Violatef(a.ID, name, "TaskState.Restarts", ts.Restarts, t.restarting)
+				return
+			}
+			if t.pending && ts.State == structs.TaskStateDead {
+				// No Restarting or Not Restarting: the decision was Terminated.
+				d := t.tr.GetState(t.endedAt, nil)
+				t.pending = false
+				if d.State != restart.Terminated {
+					v.Violatef(a.ID, name, "restart decision", "Terminated (task dead without a Restarting or Not Restarting event)", describe(d))
+					return
+				}
+			}
+		}
+	}
+}
+
+func (c *restartChecker) killed(k taskKey) {
+	if t := c.tasks[k]; t != nil {
+		t.killed = true
+	}
+}
+
+func (c *restartChecker) event(v *prop.View, ne newEvent) {
+	k, e := ne.key, ne.ev
+	at := time.Unix(0, e.Time).UTC()
+	t := c.tasks[k]
+	if e.Type == structs.TaskReceived && t == nil {
+		job, tg := groupOf(v, k.alloc)
+		if tg == nil {
+			return
+		}
+		task := tg.LookupTask(k.task)
+		p := tg.RestartPolicy.WithDefaults(job.Type)
+		t = &trackedTask{tr: restart.New(tg.RestartPolicy, job.Type, task, at), delay: p.GetDelay()}
+		c.tasks[k] = t
+		return
+	}
+	if t == nil {
+		return
+	}
+	if e.Type == structs.TaskRestarting {
+		t.restarting++
+	}
+	if t.killed {
+		return
+	}
+	switch e.Type {
+	case structs.TaskTerminated:
+		var err error
+		if e.Message != "" {
+			err = errors.New(e.Message)
+		}
+		t.tr.SetExitResult(restart.ExitResult{ExitCode: e.ExitCode, Signal: e.Signal, Err: err})
+		t.pending, t.endedAt = true, at
+	case structs.TaskDriverFailure:
+		rec := false
+		if _, tg := groupOf(v, k.alloc); tg != nil {
+			if task := tg.LookupTask(k.task); task != nil {
+				rec, _ = task.Config["start_error_recoverable"].(bool)
+			}
+		}
+		t.tr.SetStartError(errors.New(e.DriverError), rec)
+		t.pending, t.endedAt = true, at
+	case structs.TaskHookFailed:
+		t.tr.SetStartError(errors.New(e.Message), true)
+		t.pending, t.endedAt = true, at
+	case structs.TaskRestarting, structs.TaskNotRestarting:
+		if !t.pending {
+			v.Violatef(k.alloc, k.task, "event "+e.Type, "without a run end before it", "a decision only after a run ends (exit or start error)")
+			return
+		}
+		t.pending = false
+		d := t.tr.GetState(at, nil)
+		if string(d.State) != e.Type || d.Reason != e.RestartReason {
+			v.Violatef(k.alloc, k.task, "restart decision", e.Type+" ("+e.RestartReason+")", describe(d))
+			return
+		}
+		if d.State != restart.Restarting {
+			return
+		}
+		got := time.Duration(e.StartDelay)
+		lo, hi := d.Delay, d.Delay
+		if d.Reason == restart.ReasonWithinPolicy {
+			base := max(t.delay, time.Nanosecond)
+			hi = base + time.Duration(float64(base-1)*restart.JitterFraction)
+		}
+		if got < lo || got > hi {
+			v.Violatef(k.alloc, k.task, "Restarting StartDelay", got, "in ["+lo.String()+", "+hi.String()+"]")
+		}
+	}
+}
+
+func describe(d restart.Decision) string {
+	s := string(d.State)
+	if d.Reason != "" {
+		s += " (" + d.Reason + ")"
+	}
+	if d.State == restart.Restarting {
+		s += " in " + d.Delay.String()
+	}
+	return s
+}

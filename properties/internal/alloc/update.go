@@ -1,0 +1,113 @@
+package alloc
+
+import (
+	"time"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim/scenario"
+)
+
+// updateQueue: AR-10's queue of one, driven by handing the runner
+// updates directly (World.AllocRunner). "queue": a server-terminal
+// update keeps the update handler busy killing; then a newer and an
+// older update arrive: the older must be dropped. "closed": once WaitCh is
+// closed an update must be ignored.
+var updateQueue = prop.Property{
+	ID:    "AR-10/update-queue",
+	Specs: []string{"AR-10"},
+	Doc:   "an update with a lower AllocModifyIndex than the queued one is dropped, and updates after WaitCh closed are ignored",
+	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
+		closed := d.IntRange("variant", 0, 3) == 3
+		var tasks []*structs.Task
+		for i, name := range []string{"a", "b"} {
+			if i > 0 && !d.Bool("second task") {
+				break
+			}
+			runFor := time.Duration(0)
+			if closed {
+				runFor = d.Duration(name+" run for", 5*time.Second, 30*time.Second, time.Second)
+			}
+			tasks = append(tasks, mkTask(name, "main", runCfg(runFor, 0, d.Duration(name+" kill after", 500*time.Millisecond, 2*time.Second, 100*time.Millisecond)), 3*time.Second))
+		}
+		typ := structs.JobTypeService
+		if closed {
+			typ = structs.JobTypeBatch
+		}
+		sc := mkScenario(d, d.Duration("duration", time.Minute, 2*time.Minute, 30*time.Second),
+			mkJob("job1", typ, structs.NewRestartPolicy(0, 5*time.Minute, time.Second, structs.RestartPolicyModeFail), tasks...))
+		return sc
+	},
+	New: func(sc scenario.Scenario) prop.Checker {
+		c := &updateChecker{at: sc.Start.Add(sc.Duration.D() / 4)}
+		return prop.Checks{OnSettled: c.settled, OnFinal: c.settled}
+	},
+}
+
+type updateChecker struct {
+	at      time.Time
+	alloc   string
+	ar      interfaces.AllocRunner
+	older   uint64 // the dropped update's index (queue variant)
+	ignored uint64 // the index WaitCh-closed updates must leave (closed variant)
+	done    bool
+}
+
+func (c *updateChecker) settled(v *prop.View) {
+	if c.ar != nil {
+		got := c.ar.Alloc().AllocModifyIndex
+		switch {
+		case c.older != 0 && got == c.older:
+			v.Violatef(c.alloc, "", "Alloc().AllocModifyIndex", got, "not the older update's (dropped: a newer one was queued)")
+		case c.ignored != 0 && got != c.ignored:
+			v.Violatef(c.alloc, "", "Alloc().AllocModifyIndex", got, c.ignored)
+		}
+	}
+	if c.done || v.Now().Before(c.at) || v.Phase == prop.Final {
+		return
+	}
+	for _, a := range v.Allocs() {
+		ar := v.World.AllocRunner(a.ID)
+		if ar == nil {
+			continue
+		}
+		cur := ar.Alloc()
+		if cur == nil || cur.ServerTerminal() {
+			continue
+		}
+		select {
+		case <-ar.WaitCh():
+			u := withIndex(cur, cur.AllocModifyIndex+10)
+			u.DesiredStatus = structs.AllocDesiredStatusStop
+			ar.Update(u)
+			c.alloc, c.ar, c.ignored, c.done = a.ID, ar, cur.AllocModifyIndex, true
+			return
+		default:
+		}
+		if a.ClientStatus != structs.AllocClientStatusRunning || v.Task(a.ID, "a").Config["run_for"] != nil {
+			continue
+		}
+		// The updates go in from clock timers, so that what they cause
+		// happens inside the world's instants (SYNC-1, DET-1): first a
+		// server stop, whose handling blocks in the kill (tasks take at
+		// least 500 ms to stop); a millisecond later, while it is still
+		// being handled, a newer update and then an older one.
+		stop := withIndex(cur, cur.AllocModifyIndex+1)
+		stop.DesiredStatus = structs.AllocDesiredStatusStop
+		clk := v.World.Clock()
+		clk.AfterFunc(time.Millisecond, func() { ar.Update(stop) })
+		clk.AfterFunc(2*time.Millisecond, func() {
+			ar.Update(withIndex(stop, cur.AllocModifyIndex+20))
+			ar.Update(withIndex(stop, cur.AllocModifyIndex+10))
+		})
+		c.alloc, c.ar, c.older, c.done = a.ID, ar, cur.AllocModifyIndex+10, true
+		return
+	}
+}
+
+func withIndex(a *structs.Allocation, idx uint64) *structs.Allocation {
+	u := a.Copy()
+	u.AllocModifyIndex, u.ModifyIndex = idx, max(u.ModifyIndex, idx)
+	return u
+}
