@@ -1,0 +1,84 @@
+package pause
+
+import (
+	"time"
+
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/properties/internal/sched"
+	"github.com/allocsim/allocsim/properties/internal/sched/timeline"
+	"github.com/allocsim/allocsim/sim/scenario"
+	"github.com/allocsim/allocsim/sim/trace"
+)
+
+// signals: PAUSE-11 on a paused or live scheduled task and a live one.
+var signals = prop.Property{
+	ID:    "PAUSE-11/signals",
+	Specs: []string{"PAUSE-11", "API-2"},
+	Doc:   "Signal on a paused task is `Task not running`; on a live task it appends Signaling with Details signal=<sig> and DisplayMessage `Task being sent a signal`",
+	Draw: func(d *prop.Drawer, _ prop.Env) scenario.Scenario {
+		s := windowed(d, d.IntRange("run min", 4, 12), 0)
+		s.Side = true
+		mins := int(s.Duration / time.Minute)
+		for _, task := range []string{work, side} {
+			s.Calls = append(s.Calls, scenario.Call{At: scenario.Duration(time.Duration(d.IntRange("signal at min", 0, mins-1))*time.Minute + 30*time.Second),
+				Op: scenario.OpSignal, Alloc: sched.AllocName, Task: task, Signal: prop.Pick(d, "signal", []string{"SIGHUP", "SIGUSR1"})})
+		}
+		sortCalls(s.Calls)
+		return s.Build()
+	},
+	New: func(sc scenario.Scenario) prop.Checker {
+		o := timeline.New(sc, "sj", work)
+		type pending struct {
+			at        time.Time
+			task, sig string
+			alloc     string
+		}
+		var want []pending
+		return prop.Checks{OnSettled: func(v *prop.View) {
+			for _, r := range v.New {
+				switch {
+				case r.Kind == trace.KindAPI && r.Op == string(scenario.OpSignal):
+					_, e := timeline.APIResult(r)
+					live := r.Task == side || o.Run(r.At)
+					sig := ""
+					for _, c := range sc.Calls {
+						if c.Op == scenario.OpSignal && c.Task == r.Task && sc.Start.Add(c.At.D()).Equal(r.At) {
+							sig = c.Signal
+						}
+					}
+					if !live && e != "Task not running" {
+						v.Violatef(r.Alloc, r.Task, "signal result on a paused task", e, "Task not running")
+						return
+					}
+					if live {
+						if e != "" {
+							v.Violatef(r.Alloc, r.Task, "signal result on a live task", e, "no error")
+							return
+						}
+						want = append(want, pending{r.At, r.Task, sig, r.Alloc})
+					}
+				case r.Kind == trace.KindTaskEvent && r.Msg == structs.TaskSignaling:
+					ev := timeline.EventOf(r)
+					ok := false
+					for i, w := range want {
+						if w.task == r.Task && w.at.Equal(r.At) && ev.Details["signal"] == w.sig && ev.Display == structs.DisplaySignalingGeneric {
+							want, ok = append(want[:i], want[i+1:]...), true
+							break
+						}
+					}
+					if !ok {
+						v.Violatef(r.Alloc, r.Task, "Signaling event", ev.Details["signal"]+" "+ev.Display, "one per signal call on a live task, at the call, Details signal=<sig>")
+						return
+					}
+				}
+			}
+			for _, w := range want {
+				if v.Now().After(w.at) {
+					v.Violate(prop.Violation{At: w.at, Alloc: w.alloc, Task: w.task, What: "Signaling event", Got: "none", Want: "signal=" + w.sig})
+					return
+				}
+			}
+		}}
+	},
+}
