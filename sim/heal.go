@@ -51,3 +51,14 @@ func (w *World) ClientAllocs() []*structs.Allocation {
 	}
 	return out
 }
+
+// Do runs f as a world event at the current instant: in a goroutine of
+// its own that the world waits for, advancing the clock while f needs it,
+// then settles. A property acts on the runner this way (an Update handed
+// straight to an alloc runner), so that what the action causes happens
+// inside the world's instants (DET-1) and is observed before the clock
+// moves on.
+func (w *World) Do(f func()) {
+	w.await(f, "suite action")
+	w.settle()
+}

@@ -31,6 +31,11 @@ var updateQueue = prop.Property{
 			}
 			tasks = append(tasks, mkTask(name, "main", runCfg(runFor, 0, d.Duration(name+" kill after", 500*time.Millisecond, 2*time.Second, 100*time.Millisecond)), 3*time.Second))
 		}
+		if !closed {
+			// A poststop task runs once the stop killed the main tasks,
+			// so the alloc still runs when the queued update is handled.
+			tasks = append(tasks, mkTask("post", "poststop", runCfg(d.Duration("post run for", 5*time.Second, 20*time.Second, time.Second), 0, 0), 3*time.Second))
+		}
 		typ := structs.JobTypeService
 		if closed {
 			typ = structs.JobTypeBatch
@@ -49,8 +54,10 @@ type updateChecker struct {
 	at      time.Time
 	alloc   string
 	ar      interfaces.AllocRunner
-	older   uint64 // the dropped update's index (queue variant)
-	ignored uint64 // the index WaitCh-closed updates must leave (closed variant)
+	stop    *structs.Allocation // the server stop handed to the runner (queue variant)
+	base    uint64              // the index before the stop
+	older   uint64              // the dropped update's index (queue variant)
+	ignored uint64              // the index WaitCh-closed updates must leave (closed variant)
 	done    bool
 }
 
@@ -64,7 +71,14 @@ func (c *updateChecker) settled(v *prop.View) {
 			v.Violatef(c.alloc, "", "Alloc().AllocModifyIndex", got, c.ignored)
 		}
 	}
-	if c.done || v.Now().Before(c.at) || v.Phase == prop.Final {
+	if v.Phase == prop.Final {
+		return
+	}
+	if c.stop != nil && c.older == 0 {
+		c.queue(v)
+		return
+	}
+	if c.done || v.Now().Before(c.at) {
 		return
 	}
 	for _, a := range v.Allocs() {
@@ -80,30 +94,59 @@ func (c *updateChecker) settled(v *prop.View) {
 		case <-ar.WaitCh():
 			u := withIndex(cur, cur.AllocModifyIndex+10)
 			u.DesiredStatus = structs.AllocDesiredStatusStop
-			ar.Update(u)
 			c.alloc, c.ar, c.ignored, c.done = a.ID, ar, cur.AllocModifyIndex, true
+			v.World.Do(func() { ar.Update(u) })
 			return
 		default:
 		}
 		if a.ClientStatus != structs.AllocClientStatusRunning || v.Task(a.ID, "a").Config["run_for"] != nil {
 			continue
 		}
-		// The updates go in from clock timers, so that what they cause
-		// happens inside the world's instants (SYNC-1, DET-1): first a
-		// server stop, whose handling blocks in the kill (tasks take at
-		// least 500 ms to stop); a millisecond later, while it is still
-		// being handled, a newer update and then an older one.
+		// First a server stop (a world action, so that what it causes
+		// happens inside the world's instants, DET-1): handling it kills
+		// the tasks, which take at least 500 ms to stop (queue, below).
 		stop := withIndex(cur, cur.AllocModifyIndex+1)
 		stop.DesiredStatus = structs.AllocDesiredStatusStop
-		clk := v.World.Clock()
-		clk.AfterFunc(time.Millisecond, func() { ar.Update(stop) })
-		clk.AfterFunc(2*time.Millisecond, func() {
-			ar.Update(withIndex(stop, cur.AllocModifyIndex+20))
-			ar.Update(withIndex(stop, cur.AllocModifyIndex+10))
-		})
-		c.alloc, c.ar, c.older, c.done = a.ID, ar, cur.AllocModifyIndex+10, true
+		c.alloc, c.ar, c.stop, c.base, c.done = a.ID, ar, stop, cur.AllocModifyIndex, true
+		v.World.Do(func() { ar.Update(stop) })
 		return
 	}
+}
+
+// queue hands the runner a newer and then an older update while the
+// stop is being handled: AR-10's handling of a server-terminal update
+// kills every task, so while a task got Killing and is not dead yet the
+// handler is busy and the newer update waits in the queue, where the
+// older one must not replace it.
+func (c *updateChecker) queue(v *prop.View) {
+	a := v.Alloc(c.alloc)
+	if a == nil {
+		return
+	}
+	killing := false
+	for _, ts := range a.TaskStates {
+		if ts != nil && ts.State == structs.TaskStateRunning && hasEvent(ts, structs.TaskKilling) {
+			killing = true
+		}
+	}
+	if !killing {
+		return
+	}
+	stop, ar := c.stop, c.ar
+	c.older = c.base + 10
+	v.World.Do(func() {
+		ar.Update(withIndex(stop, c.base+20))
+		ar.Update(withIndex(stop, c.base+10))
+	})
+}
+
+func hasEvent(ts *structs.TaskState, typ string) bool {
+	for _, e := range ts.Events {
+		if e.Type == typ {
+			return true
+		}
+	}
+	return false
 }
 
 func withIndex(a *structs.Allocation, idx uint64) *structs.Allocation {
