@@ -22,8 +22,8 @@ type Outcome struct {
 	// Harness is set when the suite itself failed (an invalid drawn
 	// scenario, a checker panic): a bug of the suite, not of the runner.
 	Harness error
-	// Trace holds the run's records; Before, the index of the first
-	// record after the first violation's instant.
+	// Trace holds the run's records; Before, how many of them precede
+	// the first violation.
 	Trace  []trace.Record
 	Before int
 	// End is the virtual instant the run stopped at.
@@ -77,6 +77,7 @@ func execute(rc RunConfig) (out Outcome) {
 	if chk != nil {
 		runChecked(w, v, chk, p, &out)
 	}
+	checked := v.cursor // the records the checker had seen when it stopped
 	closeErr := w.Close()
 	out.Trace = w.Trace().Records()
 	out.End, out.Steps = w.Now(), w.Steps()
@@ -85,13 +86,12 @@ func execute(rc RunConfig) (out Outcome) {
 			out.Violations = append(out.Violations, Violation{At: out.End, What: "harness check", Got: msg, Want: "none"})
 		}
 	}
+	// A checker's violation is at the instant of the last records it saw
+	// (the end-of-run records Close writes at that instant come after);
+	// a harness violation found at Close follows the whole trace.
 	out.Before = len(out.Trace)
-	if len(out.Violations) > 0 {
-		at := out.Violations[0].At
-		out.Before = 0
-		for out.Before < len(out.Trace) && !out.Trace[out.Before].At.After(at) {
-			out.Before++
-		}
+	if len(out.Violations) > 0 && out.Violations[0].What != "harness check" {
+		out.Before = min(checked, len(out.Trace))
 	}
 	return out
 }
