@@ -173,7 +173,7 @@ func (w *World) diffAlloc(now time.Time, prev, cur *structs.Allocation) {
 		if old != nil {
 			oldEvents = old.Events
 		}
-		for _, e := range newEvents(oldEvents, ts.Events) {
+		for _, e := range structs.AppendedEvents(oldEvents, ts.Events) {
 			w.rec.Emit(trace.Record{At: now, Kind: trace.KindTaskEvent, Alloc: cur.ID, Task: name, Msg: e.Type,
 				Data: trace.Encode(taskEvent{Time: instant(time.Unix(0, e.Time)), Display: e.DisplayMessage,
 					Message: e.Message, FailsTask: e.FailsTask, Details: e.Details})})
@@ -181,33 +181,3 @@ func (w *World) diffAlloc(now time.Time, prev, cur *structs.Allocation) {
 	}
 }
 
-// newEvents returns the events of cur appended since old. Events are
-// appended in time order and only the newest MaxTaskEvents are kept, so
-// the new ones are those after old's last instant, plus those at that
-// instant beyond the ones old had there.
-func newEvents(old, cur []*structs.TaskEvent) []*structs.TaskEvent {
-	if len(old) == 0 {
-		return cur
-	}
-	last := old[len(old)-1].Time
-	sameOld := 0
-	for _, e := range old {
-		if e.Time == last {
-			sameOld++
-		}
-	}
-	var out []*structs.TaskEvent
-	sameCur := 0
-	for _, e := range cur {
-		switch {
-		case e.Time > last:
-			out = append(out, e)
-		case e.Time == last:
-			sameCur++
-			if sameCur > sameOld {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
-}

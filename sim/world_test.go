@@ -344,7 +344,7 @@ func TestNewEvents(t *testing.T) {
 		{[]*structs.TaskEvent{a, b}, []*structs.TaskEvent{b, c, d}, []*structs.TaskEvent{c, d}},
 	}
 	for i, tc := range cases {
-		must.Eq(t, tc.want, newEvents(tc.old, tc.cur), must.Sprintf("case %d", i))
+		must.Eq(t, tc.want, structs.AppendedEvents(tc.old, tc.cur), must.Sprintf("case %d", i))
 	}
 }
 

@@ -130,3 +130,34 @@ func TaskStatesEqual(a, b map[string]*TaskState) bool {
 	}
 	return true
 }
+
+// AppendedEvents returns the events of cur appended since the snapshot
+// old of the same task state. Events are appended in time order and only
+// the newest MaxTaskEvents are kept (DATA-6), so the new ones are those
+// after old's last instant, plus those at that instant beyond the ones
+// old had there.
+func AppendedEvents(old, cur []*TaskEvent) []*TaskEvent {
+	if len(old) == 0 {
+		return cur
+	}
+	last := old[len(old)-1].Time
+	sameOld, sameCur := 0, 0
+	for _, e := range old {
+		if e.Time == last {
+			sameOld++
+		}
+	}
+	var out []*TaskEvent
+	for _, e := range cur {
+		switch {
+		case e.Time > last:
+			out = append(out, e)
+		case e.Time == last:
+			sameCur++
+			if sameCur > sameOld {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}

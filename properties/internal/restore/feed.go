@@ -28,7 +28,7 @@ func (f *feed) next(v *prop.View) []newEvent {
 				continue
 			}
 			k := key{a.ID, name}
-			for _, e := range appended(f.last[k], ts.Events) {
+			for _, e := range structs.AppendedEvents(f.last[k], ts.Events) {
 				out = append(out, newEvent{key: k, ev: e})
 			}
 			if len(ts.Events) > 0 {
@@ -39,30 +39,3 @@ func (f *feed) next(v *prop.View) []newEvent {
 	return out
 }
 
-// appended returns the events of cur after old's last instant, plus
-// those at that instant beyond the ones old had there.
-func appended(old, cur []*structs.TaskEvent) []*structs.TaskEvent {
-	if len(old) == 0 {
-		return cur
-	}
-	last := old[len(old)-1].Time
-	sameOld, sameCur := 0, 0
-	for _, e := range old {
-		if e.Time == last {
-			sameOld++
-		}
-	}
-	var out []*structs.TaskEvent
-	for _, e := range cur {
-		switch {
-		case e.Time > last:
-			out = append(out, e)
-		case e.Time == last:
-			sameCur++
-			if sameCur > sameOld {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
-}
