@@ -180,4 +180,3 @@ func (w *World) diffAlloc(now time.Time, prev, cur *structs.Allocation) {
 		}
 	}
 }
-

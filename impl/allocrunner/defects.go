@@ -40,3 +40,20 @@ type wallclockHandler struct {
 func (h wallclockHandler) Emit(_ time.Time, hookName, hookType string, err error) {
 	h.inner.Emit(h.injected.Now().Add(-wallclockTick), hookName, hookType, err)
 }
+
+// prestartAsSidecars is the lifecycle-main-early mutant's view of the
+// group (AR-9 broken): every prestart task reads as a prestart sidecar,
+// so the main tasks start once the prestart tasks started instead of
+// once the non-sidecar ones completed.
+func prestartAsSidecars(tasks []*structs.Task) []*structs.Task {
+	out := make([]*structs.Task, len(tasks))
+	for i, t := range tasks {
+		out[i] = t
+		if t.IsPrestart() && !t.IsSidecar() {
+			c := *t
+			c.Lifecycle = &structs.TaskLifecycle{Hook: t.Lifecycle.Hook, Sidecar: true}
+			out[i] = &c
+		}
+	}
+	return out
+}

@@ -117,6 +117,9 @@ func (ar *allocRunner) applyKillRules(states map[string]*structs.TaskState) bool
 		}
 		ev := kill.Event(ar.clock.Now())
 		for _, name := range kill.Recipients {
+			if ar.defects.Has(defect.KillRuleMainsOnly) && ar.tasks[name].Task().IsSidecar() {
+				continue // mutant: sidecars get no kill-rule event
+			}
 			ar.tasks[name].AppendEvent(ev.Copy())
 		}
 		ar.startKill(kill.Type)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/status"
 	"github.com/allocsim/allocsim/model/structs"
 )
@@ -18,6 +19,9 @@ func (ar *allocRunner) Run() {
 		return
 	}
 	defer ar.life.closeWait()
+	if ar.defects.Has(defect.RestoreForgetsAck) {
+		ar.setAcked(nil) // mutant: the acknowledged state of Restore dropped
+	}
 	go ar.handleTaskStateUpdates()
 	go ar.handleAllocUpdates()
 	ar.taskStateUpdated() // push the initial state (Received events)
@@ -119,7 +123,11 @@ func (ar *allocRunner) stopHandlers() {
 // was requested only poststop gates still open (the others' tasks are
 // being killed).
 func (ar *allocRunner) updateGates(states map[string]*structs.TaskState) {
-	ar.gates.update(ar.taskDefs, states, ar.life.killOrShutdown())
+	tasks := ar.taskDefs
+	if ar.defects.Has(defect.LifecycleMainEarly) {
+		tasks = prestartAsSidecars(tasks) // mutant: a started prestart task counts as done
+	}
+	ar.gates.update(tasks, states, ar.life.killOrShutdown())
 }
 
 // startGates are the task runners' StartConditionMetCh channels (AR-9

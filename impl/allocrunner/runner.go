@@ -205,7 +205,7 @@ func newMutatedAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory, m mu
 	ar.life.init()
 	ar.hookCtx, ar.hookCancel = context.WithCancel(context.Background())
 	ar.shutdownCtx, ar.shutdownCancel = context.WithCancel(context.Background())
-	disabled := cfg.ClientConfig.DisableAllocationHookMetrics
+	disabled := cfg.ClientConfig.DisableAllocationHookMetrics && !m.defects.Has(defect.TelemIgnoresSwitch)
 	ar.prerunStats = hookstats.New(hookstats.Config{
 		Kind: hookstats.AllocHook, Metrics: cfg.Metrics, Clock: cfg.Clock,
 		BaseLabels: cfg.BaseLabels, Namespace: namespace, Disabled: disabled,

@@ -10,6 +10,8 @@ import (
 
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/internal/defect"
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/benbjohnson/clock"
 	metrics "github.com/hashicorp/go-metrics"
 )
@@ -44,6 +46,12 @@ type Client struct {
 	started  bool
 	stopped  bool
 	stopOnce sync.Once
+
+	// defects are a mutant's (WithDefects); zero for the reference.
+	defects defect.Set
+	// resend is the sync-retry-appended mutant's failed batch, sent again
+	// after the next batch's updates.
+	resend []*structs.Allocation
 }
 
 var _ interfaces.Client = (*Client)(nil)
@@ -56,6 +64,18 @@ var _ interfaces.Client = (*Client)(nil)
 // retry jitter), so that the loops never share a source and the draws
 // never depend on how the loops interleave (DET-1, DET-3).
 func New(opts *interfaces.ClientOptions) (interfaces.Client, error) {
+	return newClient(opts, 0)
+}
+
+// WithDefects returns the factory of the reference client built with
+// defects d (those of impl/internal/defect that are the client's). It
+// exists for the mutants of impl/mutants; WithDefects(0) behaves exactly
+// as New.
+func WithDefects(d defect.Set) interfaces.ClientFactory {
+	return func(opts *interfaces.ClientOptions) (interfaces.Client, error) { return newClient(opts, d) }
+}
+
+func newClient(opts *interfaces.ClientOptions, d defect.Set) (interfaces.Client, error) {
 	if err := checkOptions(opts); err != nil {
 		return nil, err
 	}
@@ -69,12 +89,16 @@ func New(opts *interfaces.ClientOptions) (interfaces.Client, error) {
 		updates: newPendingUpdates(opts.StateDB),
 		runners: newRegistry(),
 		contact: newServersContact(),
+		defects: d,
 	}
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
 	c.logger = c.logger.With("node_id", c.node.NodeID)
 	c.baseLabels = hookstats.BaseLabels(c.node.NodeID, c.node.Datacenter, c.node.NodeClass, c.node.NodePool)
+	if d.Has(defect.TelemClassEmpty) {
+		c.baseLabels[2].Value = c.node.NodeClass // mutant: no `none` for an empty class
+	}
 	c.runnerSeeds = rand.New(rand.NewPCG(opts.Rand.Uint64(), opts.Rand.Uint64()))
 	c.retryJitter = rand.New(rand.NewPCG(opts.Rand.Uint64(), opts.Rand.Uint64()))
 	c.ctx, c.cancel = context.WithCancel(context.Background())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 )
@@ -61,8 +62,16 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 		Alloc:        res.Batch.Allocs(), // sorted by alloc ID
 		WriteRequest: structs.WriteRequest{Region: c.node.Region},
 	}
+	if c.defects.Has(defect.SyncRetryAppended) {
+		// mutant: the last failed batch sent again after the fresh
+		// updates, and never cleared
+		req.Alloc = append(req.Alloc, c.resend...)
+	}
 	var resp structs.GenericResponse
 	if err := c.rpc.call(ctx, structs.RPCNodeUpdateAlloc, req, &resp); err != nil {
+		if c.defects.Has(defect.SyncRetryAppended) {
+			c.resend = res.Batch.Allocs()
+		}
 		c.updates.failed(res.Batch)
 		delay := syncpolicy.RetryDelay(c.retryJitter.Float64())
 		c.logger.Warn("syncing alloc states failed", "allocs", res.Batch.Len(), "retry_in", delay, "error", err)

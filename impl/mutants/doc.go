@@ -2,8 +2,9 @@
 // runner with one known defect, that the conformance suite must catch.
 //
 // A mutant is an interfaces.Factory named after it: the reference node
-// client (impl/client) running the reference alloc runner built by
-// allocrunner.WithDefects with one defect of impl/internal/defect (and,
+// client built by client.WithDefects running the reference alloc runner
+// built by allocrunner.WithDefects, both with one defect of
+// impl/internal/defect (each half acts only on its own defects; and,
 // for schedule mutants, an evaluator replacing model/schedule's in the
 // pause gate). Everything but the defect is the reference's, so a
 // conformance property that fails on a mutant fails because of the one
@@ -26,6 +27,17 @@
 //	kill-order                  AR-9                allocrunner killTasks
 //	event-cap-11                DATA-6              taskrunner appendTo
 //	update-older-wins           AR-10               allocrunner updateQueue.push
+//	restart-recoverable-lost    AR-7                taskrunner endRun
+//	kill-rule-mains-only        AR-9                allocrunner applyKillRules
+//	lifecycle-main-early        AR-9                allocrunner updateGates
+//	event-display-raw           DATA-8              taskrunner appendTo
+//	restore-forgets-ack         STATE-3             allocrunner Run
+//	sync-retry-appended         SYNC-5              client syncTick
+//	telem-class-empty           TELEM-2             client newClient
+//	telem-ignores-switch        TELEM-5             allocrunner newMutatedAllocRunner
+//	sched-no-notice             SCHED-9             taskrunner pauseGate.stepLocked
+//	pause-forgets-override      PAUSE-10            taskrunner pauseGate.restore
+//	signal-paused-ok            PAUSE-11            taskrunner Signal
 //
 // sched-nomad-window follows SPEC SCHED-10's description of Nomad
 // 1.8–1.10 (see evalNomadWindow), not Nomad's source.

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/allocsim/allocsim/impl/allocrunner"
+	"github.com/allocsim/allocsim/impl/client"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/internal/defect"
-	"github.com/allocsim/allocsim/impl/reference"
 	"github.com/allocsim/allocsim/impl/taskrunner"
 )
 
@@ -20,8 +20,8 @@ type Mutant struct {
 	Breaks []string
 	// Mirrors is the real bug the defect reproduces, in one sentence.
 	Mirrors string
-	// Factory is the runner: the reference node client running the
-	// defective alloc runner.
+	// Factory is the runner: the reference node client and alloc runner,
+	// each built with the defect (each acts only on its own).
 	Factory interfaces.Factory
 }
 
@@ -85,6 +85,50 @@ var table = []row{
 		name: "update-older-wins", breaks: []string{"AR-10"}, defect: defect.UpdateOlderWins,
 		mirrors: "An update queue that replaces the queued alloc without comparing AllocModifyIndex, so a stale update wins.",
 	},
+	{ // AR-7: recoverable driver start errors treated as fatal.
+		name: "restart-recoverable-lost", breaks: []string{"AR-7"}, defect: defect.RestartRecoverableLost,
+		mirrors: "A driver start error wrapped before the restart tracker sees it, losing its recoverable flag, so a transient start failure fails the task (Error was unrecoverable).",
+	},
+	{ // AR-9: the kill-rule event skips the sidecars.
+		name: "kill-rule-mains-only", breaks: []string{"AR-9"}, defect: defect.KillRuleMainsOnly,
+		mirrors: "A kill rule that appends its event (Sibling Task Failed, Leader Task Dead, Main Tasks Dead) only to the non-sidecar tasks, so a sidecar's events never say why it was killed.",
+	},
+	{ // AR-9: main tasks start once prestart tasks started.
+		name: "lifecycle-main-early", breaks: []string{"AR-9"}, defect: defect.LifecycleMainEarly,
+		mirrors: "A start gate that checks the prestart tasks started (the sidecar condition) for every prestart task, so main tasks start before an init task completed.",
+	},
+	{ // DATA-8: Restarting's delay printed raw.
+		name: "event-display-raw", breaks: []string{"DATA-8"}, defect: defect.EventDisplayRaw,
+		mirrors: "A Restarting DisplayMessage formatted from the int64 StartDelay instead of a time.Duration: `Task restarting in 5123456789`.",
+	},
+	{ // STATE-3: the restored acknowledged state lost.
+		name: "restore-forgets-ack", breaks: []string{"STATE-3"}, defect: defect.RestoreForgetsAck,
+		mirrors: "An alloc runner that resets its sync bookkeeping when Run starts, dropping the acknowledged state Restore loaded, so every unchanged alloc is re-sent after a client restart.",
+	},
+	{ // SYNC-5: a failed batch re-sent after newer updates.
+		name: "sync-retry-appended", breaks: []string{"SYNC-5"}, defect: defect.SyncRetryAppended,
+		mirrors: "A retry list kept beside the pending-updates buffer: the failed batch is appended to every later UpdateAlloc after the fresh updates (the list is never cleared), so the server applies a stale copy last.",
+	},
+	{ // TELEM-2: node_class empty instead of none.
+		name: "telem-class-empty", breaks: []string{"TELEM-2"}, defect: defect.TelemClassEmpty,
+		mirrors: "Base labels built from the node's class verbatim, without the `none` default, so classless nodes emit node_class=\"\".",
+	},
+	{ // TELEM-5: DisableAllocationHookMetrics ignored.
+		name: "telem-ignores-switch", breaks: []string{"TELEM-5"}, defect: defect.TelemIgnoresSwitch,
+		mirrors: "Hook metric handlers built without passing disable_allocation_hook_metrics, so the switch has no effect.",
+	},
+	{ // SCHED-9: the no-future-start notice never appended.
+		name: "sched-no-notice", breaks: []string{"SCHED-9"}, defect: defect.SchedNoNotice,
+		mirrors: "A pause gate that drops the Task hook message of a schedule with no future start: the task stays paused silently.",
+	},
+	{ // PAUSE-10: a restored override re-evaluated as schedule.
+		name: "pause-forgets-override", breaks: []string{"PAUSE-10"}, defect: defect.PauseForgetsOverride,
+		mirrors: "A restore that seeds the pause gate from the schedule, not the persisted Paused value, so force_pause or force_run is lost in a client restart.",
+	},
+	{ // PAUSE-11: Signal on a paused task succeeds.
+		name: "signal-paused-ok", breaks: []string{"PAUSE-11"}, defect: defect.SignalPausedOK,
+		mirrors: "A Signal that returns nil when the task has no live handle (paused, dead or not started) instead of `Task not running`.",
+	},
 }
 
 // All returns every mutant, sorted by name.
@@ -112,6 +156,7 @@ func (r row) mutant() Mutant {
 		Name:    r.name,
 		Breaks:  slices.Clone(r.breaks),
 		Mirrors: r.mirrors,
-		Factory: reference.WithAllocRunner(r.name, allocrunner.WithDefects(r.defect, r.eval)),
+		Factory: interfaces.Factory{Name: r.name, NewClient: client.WithDefects(r.defect),
+			NewAllocRunner: allocrunner.WithDefects(r.defect, r.eval)},
 	}
 }

@@ -259,7 +259,9 @@ func (tr *TaskRunner) endRun(run *driverRun, res *drivers.ExitResult, startErr e
 		tr.tracker.SetExitResult(exitResult(res))
 	}
 	if startErr != nil {
-		tr.tracker.SetStartError(startErr, drivers.IsRecoverable(startErr))
+		// mutant restart-recoverable-lost: every driver start error is fatal
+		recoverable := drivers.IsRecoverable(startErr) && !tr.cfg.Defects.Has(defect.RestartRecoverableLost)
+		tr.tracker.SetStartError(startErr, recoverable)
 	}
 	if pauseInduced && !tr.cfg.Defects.Has(defect.PauseCountsRestarts) {
 		tr.tracker.SetPauseInduced()

@@ -1,6 +1,7 @@
 package taskrunner
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/allocsim/allocsim/impl/internal/defect"
@@ -19,6 +20,10 @@ func (tr *TaskRunner) AppendEvent(ev *structs.TaskEvent) {
 // appendTo appends ev to ts by DATA-6 (model/structs), the one place task
 // events are kept or dropped.
 func (tr *TaskRunner) appendTo(ts *structs.TaskState, ev *structs.TaskEvent) {
+	if tr.cfg.Defects.Has(defect.EventDisplayRaw) && ev.Type == structs.TaskRestarting && ev.DisplayMessage == "" {
+		// mutant: the delay printed as raw nanoseconds, not a Duration
+		ev.DisplayMessage = fmt.Sprintf("Task restarting in %v", ev.StartDelay)
+	}
 	if !tr.cfg.Defects.Has(defect.EventCap11) {
 		ts.AppendEvent(ev)
 		return

@@ -2,8 +2,10 @@ package taskrunner
 
 import (
 	"context"
+	"slices"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/pause"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
@@ -40,6 +42,8 @@ type pauseGate struct {
 	// eval, when set, replaces the compiled evaluation (a schedule
 	// mutant's seam, Config.Evaluate).
 	eval ScheduleEvaluator
+	// defects are the mutant's (Config.Defects); zero for the reference.
+	defects defect.Set
 
 	// mu is a chanLock: a step persists the task state (commitPause)
 	// with it held.
@@ -113,6 +117,9 @@ func (g *pauseGate) stepLocked(in pause.Input, run *driverRun, post *pausePost) 
 		}
 		g.m = next
 		events := out.Events
+		if g.defects.Has(defect.SchedNoNotice) { // mutant: SCHED-9's notice dropped
+			events = slices.DeleteFunc(slices.Clone(events), func(e pause.Event) bool { return e.Message == pause.MsgNoFutureStart })
+		}
 		if out.Failed != nil {
 			g.failure = out.Failed
 			if out.Stop { // PAUSE-9: Task hook failed follows the exit
@@ -285,6 +292,9 @@ func (g *pauseGate) scheduleChanged(s *schedule.Schedule) {
 func (g *pauseGate) restore(stored structs.TaskScheduleState, run *driverRun) {
 	var post pausePost
 	g.mu.Lock()
+	if stored.Override() && g.defects.Has(defect.PauseForgetsOverride) {
+		stored = structs.TaskScheduleStateRun // mutant: the override forgotten, the schedule tracked
+	}
 	g.committed = stored
 	var ev pause.Evaluation
 	if run != nil {

@@ -115,6 +115,7 @@ func NewTaskRunner(cfg *Config) (*TaskRunner, error) {
 	tr.taskDir = c.AllocDir.NewTaskDir(tr.taskName)
 	tr.gate = newPauseGate(tr, tr.taskName, c.Task.Schedule, c.ClientConfig.LocalZone)
 	tr.gate.eval = c.Evaluate
+	tr.gate.defects = c.Defects
 	tr.hooks = tr.buildHooks()
 
 	tr.state.AppendEvent(structs.NewTaskEvent(structs.TaskReceived, tr.clock.Now()))

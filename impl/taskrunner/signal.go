@@ -21,6 +21,9 @@ func (tr *TaskRunner) startedRun() *driverRun {
 func (tr *TaskRunner) Signal(ev *structs.TaskEvent, sig string) error {
 	run := tr.startedRun()
 	if run == nil {
+		if tr.cfg.Defects.Has(defect.SignalPausedOK) {
+			return nil // mutant: a task without a live handle reports success
+		}
 		return ErrTaskNotRunning
 	}
 	if ev == nil {

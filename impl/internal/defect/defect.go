@@ -21,6 +21,17 @@ const (
 	KillOrder                               // AR-9
 	EventCap11                              // DATA-6
 	UpdateOlderWins                         // AR-10
+	RestartRecoverableLost                  // AR-7
+	KillRuleMainsOnly                       // AR-9 (kill rules)
+	LifecycleMainEarly                      // AR-9 (start order)
+	EventDisplayRaw                         // DATA-8
+	RestoreForgetsAck                       // STATE-3
+	SyncRetryAppended                       // SYNC-5 (node client)
+	TelemClassEmpty                         // TELEM-2 (node client)
+	TelemIgnoresSwitch                      // TELEM-5
+	SchedNoNotice                           // SCHED-9
+	PauseForgetsOverride                    // PAUSE-10
+	SignalPausedOK                          // PAUSE-11
 )
 
 // Has reports whether s includes d.

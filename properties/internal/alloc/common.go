@@ -53,7 +53,6 @@ func (f *feed) next(v *prop.View) []newEvent {
 	return out
 }
 
-
 // groupOf is alloc id's job and task group (the server's), or nils.
 func groupOf(v *prop.View, id string) (*structs.Job, *structs.TaskGroup) {
 	a := v.ServerAlloc(id)

@@ -38,4 +38,3 @@ func (f *feed) next(v *prop.View) []newEvent {
 	}
 	return out
 }
-
