@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -145,7 +146,7 @@ func checkEvent(e *structs.TaskEvent) (what, got, want string) {
 	if v, ok := e.Details["oom_killed"]; ok && v != "true" && v != "false" {
 		return "Details[oom_killed]", strconv.Quote(v), `"true" or "false"`
 	}
-	for k := range e.Details {
+	for _, k := range slices.Sorted(maps.Keys(e.Details)) {
 		if !known[k] {
 			return "Details key", strconv.Quote(k), "a DATA-7 key"
 		}

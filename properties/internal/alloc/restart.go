@@ -93,7 +93,8 @@ func (c *restartChecker) Settled(v *prop.View) {
 		}
 	}
 	for _, a := range v.Allocs() {
-		for name, ts := range a.TaskStates {
+		for _, name := range structs.SortedTaskNames(a.TaskStates) {
+			ts := a.TaskStates[name]
 			t := c.tasks[taskKey{a.ID, name}]
 			if t == nil || t.killed {
 				continue

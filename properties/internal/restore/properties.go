@@ -1,6 +1,8 @@
 package restore
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
@@ -116,7 +118,8 @@ func (c *ackChecker) settled(v *prop.View) {
 			c.crashed(v)
 		}
 	}
-	for id, n := range c.watch {
+	for _, id := range slices.Sorted(maps.Keys(c.watch)) {
+		n := c.watch[id]
 		h := v.World.Server().History(id)
 		if len(h) <= n {
 			continue

@@ -3,6 +3,7 @@ package syncing
 import (
 	"time"
 
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -41,7 +42,8 @@ var neverOlder = prop.Property{
 						v.Violatef(a.ID, "", "receive time of update "+itoa(i), cur.At.UTC(), "not before "+prev.At.UTC().String())
 						return
 					}
-					for name, ts := range cur.State.TaskStates {
+					for _, name := range structs.SortedTaskNames(cur.State.TaskStates) {
+						ts := cur.State.TaskStates[name]
 						old := prev.State.TaskStates[name]
 						if old == nil || ts == nil {
 							continue
