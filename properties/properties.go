@@ -1,6 +1,7 @@
 package properties
 
 import (
+	"flag"
 	"fmt"
 	"regexp"
 	"strings"
@@ -41,6 +42,9 @@ func Run(t *testing.T, factory interfaces.Factory, opts ...Option) {
 					}))
 					budget.done()
 					report(t, res)
+					if res.Failure != nil && c.artifactDir == "" && !keepsArtifacts() {
+						t.Log("the artifacts above are removed when the test ends: keep them with go test -artifacts, or -allocsim.artifacts=DIR")
+					}
 				})
 			}
 		})
@@ -82,6 +86,13 @@ func (c config) explore(f interfaces.Factory, deadline time.Time, dir string, re
 		Factory: f, Checks: c.checks, Base: c.base, Seed: c.seed, Faults: c.faults, Deadline: deadline,
 		ShrinkRuns: c.shrinkRuns, ArtifactDir: dir, Replay: replay, Stall: c.stall,
 	}
+}
+
+// keepsArtifacts reports whether go test keeps t.ArtifactDir (its
+// -artifacts flag).
+func keepsArtifacts() bool {
+	f := flag.Lookup("test.artifacts")
+	return f != nil && f.Value.String() == "true"
 }
 
 // report fails t with res's failure.
