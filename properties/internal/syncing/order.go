@@ -11,7 +11,7 @@ import (
 
 // Properties lists the package's properties in suite order.
 func Properties() []prop.Property {
-	return []prop.Property{neverOlder}
+	return []prop.Property{neverOlder, converges}
 }
 
 // neverOlder: SYNC-5.4 as far as states can be ordered without the

@@ -1,0 +1,137 @@
+package syncing
+
+import (
+	"time"
+
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/syncpolicy"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim/faults"
+	"github.com/allocsim/allocsim/sim/scenario"
+	"github.com/allocsim/allocsim/sim/server"
+)
+
+// settleTime is how long before the end of the liveness phase a client
+// state must have been the latest for the server to be required to have
+// it: 5 ticks of 200 ms (SYNC-3) with room for an RPC's latency.
+const settleTime = 2 * time.Second
+
+// converges: SYNC-5.3. After the faults heal, the world runs on for a
+// minute (a failed call's retry waits at most 10 s, SYNC-3); then for
+// every alloc the state the runner had pushed by settleTime before the
+// end, or a later one, must have reached the server. Crashes are left out
+// here (STATE-3 covers what a restart sends).
+var converges = prop.Property{
+	ID:       "SYNC-5/converges-after-healing",
+	Specs:    []string{"SYNC-5", "SYNC-3"},
+	Doc:      "once faults heal, the server's stored state of every alloc converges to what the client last computed",
+	Profiles: prop.Full | prop.ClientCommunication,
+	Faults: []faults.Class{faults.RPCFailure, faults.RPCLatency, faults.RPCPartition, faults.DriverExit,
+		faults.DriverStartFailure, faults.StateDBWriteFailure},
+	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
+		return scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 6 * time.Minute, MaxCalls: 2, Exclude: env.Exclude()})
+	},
+	Liveness: time.Minute,
+	New: func(scenario.Scenario) prop.Checker {
+		c := &convergeChecker{pushed: map[string][]pushedState{}}
+		return prop.Checks{OnSettled: c.settled, OnFinal: c.final}
+	},
+}
+
+// pushedState is a client state and the instant it became the latest.
+type pushedState struct {
+	at    time.Time
+	state *structs.AllocState
+}
+
+type convergeChecker struct {
+	pushed map[string][]pushedState // alloc → the distinct states the runner pushed, in order
+	ids    []string                 // allocs in the order first seen (sorted per instant)
+}
+
+func (c *convergeChecker) settled(v *prop.View) {
+	for _, a := range v.Allocs() {
+		st := a.ClientState()
+		h := c.pushed[a.ID]
+		if h == nil {
+			c.ids = append(c.ids, a.ID)
+		}
+		if n := len(h); n > 0 && equal(h[n-1].state, st) {
+			continue
+		}
+		c.pushed[a.ID] = append(h, pushedState{at: v.Now(), state: st})
+	}
+}
+
+func (c *convergeChecker) final(v *prop.View) {
+	cutoff := v.Now().Add(-settleTime)
+	srv := v.World.Server()
+	for _, id := range c.ids {
+		h := c.pushed[id]
+		// The state that was the latest at the cutoff, and every later one.
+		first := 0
+		for i, p := range h {
+			if !p.at.After(cutoff) {
+				first = i
+			}
+		}
+		if h[first].at.After(cutoff) {
+			continue // first pushed after the cutoff
+		}
+		if srv.Alloc(id) == nil {
+			continue // not the server's (never placed here)
+		}
+		got := srv.History(id)
+		if reached(got, h[first:]) {
+			continue
+		}
+		want := h[first].state
+		last := "none"
+		if n := len(got); n > 0 {
+			last = describe(got[n-1].State)
+		}
+		v.Violatef(id, "", "the server's newest state "+settleTime.String()+" before the end, a minute after healing", last,
+			describe(want)+" (the client's since "+h[first].at.UTC().Format(time.RFC3339Nano)+") or a later one")
+		return
+	}
+}
+
+// reached reports whether the server received any of the states (at or
+// after the first became the latest).
+func reached(got []server.Received, states []pushedState) bool {
+	for _, r := range got {
+		if r.At.Before(states[0].at) {
+			continue
+		}
+		for _, p := range states {
+			if equal(r.State, p.state) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// equal is SYNC-2's equality: no difference of any priority.
+func equal(a, b *structs.AllocState) bool {
+	return a != nil && b != nil && syncpolicy.StatePriority(a, b) == syncpolicy.None
+}
+
+func describe(s *structs.AllocState) string {
+	if s == nil {
+		return "none"
+	}
+	out := s.ClientStatus
+	for _, name := range structs.SortedTaskNames(s.TaskStates) {
+		ts := s.TaskStates[name]
+		if ts == nil {
+			continue
+		}
+		out += " " + name + "=" + ts.State
+		if ts.Restarts > 0 {
+			out += "/restarts=" + itoa(int(ts.Restarts))
+		}
+		out += "/events=" + itoa(len(ts.Events))
+	}
+	return out
+}
