@@ -36,6 +36,7 @@ var caughtBy = map[string][]string{
 	"sched-no-notice":            {"SCHED-9/no-future-start"},
 	"pause-forgets-override":     {"PAUSE-10/restore-overrides"},
 	"signal-paused-ok":           {"PAUSE-11/signals"},
+	"restart-no-jitter":          {"AR-7/restart-policy"},
 }
 
 // alsoFails says which other properties may fail on a mutant because

@@ -38,6 +38,7 @@
 //	sched-no-notice             SCHED-9             taskrunner pauseGate.stepLocked
 //	pause-forgets-override      PAUSE-10            taskrunner pauseGate.restore
 //	signal-paused-ok            PAUSE-11            taskrunner Signal
+//	restart-no-jitter           AR-7                taskrunner runLoop
 //
 // sched-nomad-window follows SPEC SCHED-10's description of Nomad
 // 1.8–1.10 (see evalNomadWindow), not Nomad's source.

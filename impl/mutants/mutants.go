@@ -129,6 +129,10 @@ var table = []row{
 		name: "signal-paused-ok", breaks: []string{"PAUSE-11"}, defect: defect.SignalPausedOK,
 		mirrors: "A Signal that returns nil when the task has no live handle (paused, dead or not started) instead of `Task not running`.",
 	},
+	{ // AR-7: within-policy restarts wait the bare Delay.
+		name: "restart-no-jitter", breaks: []string{"AR-7"}, defect: defect.RestartNoJitter,
+		mirrors: "A restart delay taken straight from the policy's Delay without the random jitter, so tasks that fail together restart together (a thundering herd).",
+	},
 }
 
 // All returns every mutant, sorted by name.

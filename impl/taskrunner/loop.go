@@ -1,6 +1,8 @@
 package taskrunner
 
 import (
+	"time"
+
 	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
@@ -99,6 +101,9 @@ func (tr *TaskRunner) runLoop() (final *structs.TaskEvent, shutdown bool) {
 		}
 		tr.mu.Lock()
 		d := tr.tracker.GetState(tr.clock.Now(), tr.cfg.Rand.Float64)
+		if tr.cfg.Defects.Has(defect.RestartNoJitter) && d.State == restart.Restarting && d.Reason == restart.ReasonWithinPolicy {
+			d.Delay = noJitterDelay(tr.alloc) // mutant: AR-7 (8)'s delay without the jitter
+		}
 		tr.mu.Unlock()
 		switch d.State {
 		case restart.Killed, restart.Terminated:
@@ -238,4 +243,12 @@ func (tr *TaskRunner) finishRun() {
 	tr.stateMu.Unlock()
 	tr.persistLocalStateLogged("run exit")
 	tr.runStopHooks()
+}
+
+// noJitterDelay is the restart-no-jitter mutant's within-policy delay
+// (AR-7 (8) broken): the policy's Delay (defaulted, a zero read as 1 ns)
+// without the jitter.
+func noJitterDelay(alloc *structs.Allocation) time.Duration {
+	p := alloc.LookupTaskGroup().RestartPolicy.WithDefaults(jobType(alloc))
+	return max(p.GetDelay(), time.Nanosecond)
 }

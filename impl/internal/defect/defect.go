@@ -32,6 +32,7 @@ const (
 	SchedNoNotice                           // SCHED-9
 	PauseForgetsOverride                    // PAUSE-10
 	SignalPausedOK                          // PAUSE-11
+	RestartNoJitter                         // AR-7
 )
 
 // Has reports whether s includes d.

@@ -15,7 +15,8 @@ import (
 )
 
 // drawKillGroup draws a group that is killed during the run: a stop_job
-// call, a failing main task (no restarts) or a leader that exits. Tasks
+// call, a failing main task (no restarts), two main tasks failing at the
+// same instant, a leader that exits or every main task done. Tasks
 // take at least 500 ms to stop, so that the kill phases are apart in
 // time.
 func drawKillGroup(d *prop.Drawer, env prop.Env) scenario.Scenario {
@@ -24,7 +25,7 @@ func drawKillGroup(d *prop.Drawer, env prop.Env) scenario.Scenario {
 	killAfter := func(label string) time.Duration {
 		return d.Duration(label, 500*time.Millisecond, 3*time.Second, 100*time.Millisecond)
 	}
-	trigger := prop.Pick(d, "trigger", []string{"stop", "failed", "leader", "mains done"})
+	trigger := prop.Pick(d, "trigger", []string{"stop", "failed", "leader", "mains done", "two failed"})
 	runFor := func(label string, exits bool, code int) map[string]any {
 		if !exits {
 			return runCfg(0, 0, killAfter(label+" kill after"))
@@ -34,7 +35,17 @@ func drawKillGroup(d *prop.Drawer, env prop.Env) scenario.Scenario {
 	leader := mkTask("t1", "main", runFor("t1", trigger == "leader" || trigger == "mains done", 0), d.Duration("kill timeout", time.Second, 5*time.Second, time.Second))
 	leader.Leader = trigger == "leader" || d.Bool("leader")
 	tasks := []*structs.Task{leader}
-	if trigger != "leader" || d.Bool("second main") {
+	switch {
+	case trigger == "two failed":
+		// Two main tasks fail at the same instant, listed against their
+		// name order (t2 before t0): whichever the runner sees dead first
+		// must be named, and the other, still live then, must get the
+		// event (AR-9's "first failed task by name" among the dead).
+		runFor := d.Duration("t0 run for", 5*time.Second, 60*time.Second, time.Second)
+		tasks = append(tasks,
+			mkTask("t2", "main", runCfg(runFor, 1, killAfter("t2 kill after")), 3*time.Second),
+			mkTask("t0", "main", runCfg(runFor, prop.Pick(d, "t0 exit code", []int{1, 2}), killAfter("t0 kill after")), 2*time.Second))
+	case trigger != "leader" || d.Bool("second main"):
 		code := 0
 		if trigger == "failed" {
 			code = 1

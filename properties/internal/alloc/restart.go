@@ -2,6 +2,7 @@ package alloc
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/allocsim/allocsim/model/restart"
@@ -23,7 +24,7 @@ var restartPolicy = prop.Property{
 	Faults: []faults.Class{faults.DriverExit, faults.DriverStartDelay},
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		typ := prop.Pick(d, "job type", []string{structs.JobTypeService, structs.JobTypeBatch})
-		attempts := d.IntRange("attempts", 0, 3)
+		attempts := d.IntRange("attempts", 0, 5)
 		mode := structs.RestartPolicyModeFail
 		if attempts > 0 && d.Bool("delay mode") {
 			mode = structs.RestartPolicyModeDelay
@@ -64,13 +65,35 @@ type trackedTask struct {
 type restartChecker struct {
 	f     *feed
 	tasks map[taskKey]*trackedTask
+	// The run's within-policy Restarting decisions with a Delay of at
+	// least jitterMinDelay: how many, whether one had jitter, and the
+	// first one's task.
+	bare     int
+	jittered bool
+	firstKey taskKey
 }
+
+// A correct runner adds uniform[0,Delay) * 0.25 to a within-policy
+// delay (AR-7 (8)); with Delay >= 1 s it adds nothing only on a draw
+// below 4e-9, so jitterMinRestarts such restarts all without jitter mean
+// the jitter is missing.
+const (
+	jitterMinDelay    = time.Second
+	jitterMinRestarts = 4
+)
 
 func newRestartChecker() *restartChecker {
 	return &restartChecker{f: newFeed(), tasks: map[taskKey]*trackedTask{}}
 }
 
-func (c *restartChecker) Final(*prop.View) {}
+func (c *restartChecker) Final(v *prop.View) {
+	if v.Failed() || c.jittered || c.bare < jitterMinRestarts {
+		return
+	}
+	v.Violatef(c.firstKey.alloc, c.firstKey.task, "within-policy Restarting StartDelay",
+		fmt.Sprintf("exactly the policy Delay in all %d restarts with Delay >= %s", c.bare, jitterMinDelay),
+		"Delay plus a jitter of uniform[0,Delay) * 0.25 (AR-7 (8))")
+}
 
 func (c *restartChecker) Settled(v *prop.View) {
 	evs := c.f.next(v)
@@ -188,6 +211,16 @@ func (c *restartChecker) event(v *prop.View, ne newEvent) {
 		}
 		if got < lo || got > hi {
 			v.Violatef(k.alloc, k.task, "Restarting StartDelay", got, "in ["+lo.String()+", "+hi.String()+"]")
+			return
+		}
+		if d.Reason == restart.ReasonWithinPolicy && t.delay >= jitterMinDelay {
+			if c.bare == 0 {
+				c.firstKey = k
+			}
+			c.bare++
+			if got != t.delay {
+				c.jittered = true
+			}
 		}
 	}
 }
