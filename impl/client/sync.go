@@ -72,7 +72,9 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 		if c.defects.Has(defect.SyncRetryAppended) {
 			c.resend = res.Batch.Allocs()
 		}
-		c.updates.failed(res.Batch)
+		if !c.defects.Has(defect.SyncDropsFailed) { // mutant: the failed batch is lost
+			c.updates.failed(res.Batch)
+		}
 		delay := syncpolicy.RetryDelay(c.retryJitter.Float64())
 		c.logger.Warn("syncing alloc states failed", "allocs", res.Batch.Len(), "retry_in", delay, "error", err)
 		return delay, true

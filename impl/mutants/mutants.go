@@ -109,6 +109,10 @@ var table = []row{
 		name: "sync-retry-appended", breaks: []string{"SYNC-5"}, defect: defect.SyncRetryAppended,
 		mirrors: "A retry list kept beside the pending-updates buffer: the failed batch is appended to every later UpdateAlloc after the fresh updates (the list is never cleared), so the server applies a stale copy last.",
 	},
+	{ // SYNC-3, SYNC-5.3: a failed batch is dropped, not re-inserted.
+		name: "sync-drops-failed", breaks: []string{"SYNC-3", "SYNC-5"}, defect: defect.SyncDropsFailed,
+		mirrors: "A sync loop that takes the buffer before the RPC and forgets it when the call fails: a state whose UpdateAlloc failed reaches the server only if a newer one follows.",
+	},
 	{ // TELEM-2: node_class empty instead of none.
 		name: "telem-class-empty", breaks: []string{"TELEM-2"}, defect: defect.TelemClassEmpty,
 		mirrors: "Base labels built from the node's class verbatim, without the `none` default, so classless nodes emit node_class=\"\".",

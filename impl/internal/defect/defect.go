@@ -33,6 +33,7 @@ const (
 	PauseForgetsOverride                    // PAUSE-10
 	SignalPausedOK                          // PAUSE-11
 	RestartNoJitter                         // AR-7
+	SyncDropsFailed                         // SYNC-3, SYNC-5 (node client)
 )
 
 // Has reports whether s includes d.

@@ -29,7 +29,15 @@ var converges = prop.Property{
 	Faults: []faults.Class{faults.RPCFailure, faults.RPCLatency, faults.RPCPartition, faults.DriverExit,
 		faults.DriverStartFailure, faults.StateDBWriteFailure},
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
-		return scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 6 * time.Minute, MaxCalls: 2, Exclude: env.Exclude()})
+		sc := scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 6 * time.Minute, MaxCalls: 2, Exclude: env.Exclude()})
+		// Most runs also fail many calls, up to the end, so that the
+		// last states computed under faults are the ones a lost batch
+		// would keep from the server.
+		if env.Allows(faults.RPCFailure) && !sc.Faults.Has(faults.RPCFailure) && d.IntRange("heavy rpc failure", 0, 3) > 0 {
+			rate := float64(d.IntRange("rpc failure percent", 20, 80)) / 100
+			sc.Faults = append(sc.Faults, faults.Fault{Class: faults.RPCFailure, Rate: rate})
+		}
+		return sc
 	},
 	Liveness: time.Minute,
 	New: func(scenario.Scenario) prop.Checker {
