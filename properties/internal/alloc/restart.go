@@ -97,6 +97,13 @@ func (c *restartChecker) Final(v *prop.View) {
 
 func (c *restartChecker) Settled(v *prop.View) {
 	evs := c.f.next(v)
+	// Tasks received this instant are tracked first, so that a kill in
+	// the same instant (a sibling failing at once) marks them too.
+	for _, ne := range evs {
+		if ne.ev.Type == structs.TaskReceived {
+			c.event(v, ne)
+		}
+	}
 	// A kill in the same instant may pre-empt a decision: such tasks are
 	// no longer checked.
 	for _, ne := range evs {
@@ -110,6 +117,9 @@ func (c *restartChecker) Settled(v *prop.View) {
 		}
 	}
 	for _, ne := range evs {
+		if ne.ev.Type == structs.TaskReceived {
+			continue
+		}
 		c.event(v, ne)
 		if v.Failed() {
 			return
