@@ -9,49 +9,14 @@ import (
 	"github.com/allocsim/allocsim/sim/trace"
 )
 
-// taskKey names one task of one alloc.
-type taskKey struct{ alloc, task string }
+// taskKey names one task of one alloc; newEvent is one appended event
+// (prop.EventFeed).
+type (
+	taskKey  = prop.TaskKey
+	newEvent = prop.SeenEvent
+)
 
-// newEvent is one task event a runner appended, with the task's state
-// as pushed at that instant.
-type newEvent struct {
-	key   taskKey
-	ev    *structs.TaskEvent
-	state *structs.TaskState
-}
-
-// feed turns the pushed allocs of each settled instant into the task
-// events appended since the previous instant (full events, unlike the
-// trace's summary), and keeps every task's whole event history.
-type feed struct {
-	last    map[taskKey][]*structs.TaskEvent
-	history map[taskKey][]*structs.TaskEvent
-}
-
-func newFeed() *feed {
-	return &feed{last: map[taskKey][]*structs.TaskEvent{}, history: map[taskKey][]*structs.TaskEvent{}}
-}
-
-// next returns the events appended since the previous call, allocs by
-// ID, tasks by name, events in list order.
-func (f *feed) next(v *prop.View) []newEvent {
-	var out []newEvent
-	for _, a := range v.Allocs() {
-		for _, name := range structs.SortedTaskNames(a.TaskStates) {
-			ts := a.TaskStates[name]
-			if ts == nil {
-				continue
-			}
-			k := taskKey{a.ID, name}
-			for _, e := range structs.AppendedEvents(f.last[k], ts.Events) {
-				out = append(out, newEvent{key: k, ev: e, state: ts})
-				f.history[k] = append(f.history[k], e)
-			}
-			f.last[k] = ts.Events
-		}
-	}
-	return out
-}
+func newFeed() *prop.EventFeed { return prop.NewEventFeed() }
 
 // groupOf is alloc id's job and task group (the server's), or nils.
 func groupOf(v *prop.View, id string) (*structs.Job, *structs.TaskGroup) {

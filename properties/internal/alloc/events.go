@@ -33,11 +33,11 @@ var eventsNewest10 = prop.Property{
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		return prop.Checks{OnSettled: func(v *prop.View) {
-			f.next(v)
+			f.Next(v)
 			for _, a := range v.Allocs() {
 				for _, name := range structs.SortedTaskNames(a.TaskStates) {
 					ts := a.TaskStates[name]
-					h := f.history[taskKey{a.ID, name}]
+					h := f.History[taskKey{Alloc: a.ID, Task: name}]
 					want := h[max(len(h)-structs.MaxTaskEvents, 0):]
 					if len(ts.Events) != len(want) {
 						v.Violatef(a.ID, name, "len(TaskState.Events)", len(ts.Events), len(want))
@@ -79,9 +79,9 @@ var eventMessagesExact = prop.Property{
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		return prop.Checks{OnSettled: func(v *prop.View) {
-			for _, ne := range f.next(v) {
-				if what, got, want := checkEvent(ne.ev); what != "" {
-					v.Violatef(ne.key.alloc, ne.key.task, "event "+strconv.Quote(ne.ev.Type)+" "+what, got, want)
+			for _, ne := range f.Next(v) {
+				if what, got, want := checkEvent(ne.Event); what != "" {
+					v.Violatef(ne.Key.Alloc, ne.Key.Task, "event "+strconv.Quote(ne.Event.Type)+" "+what, got, want)
 					return
 				}
 			}

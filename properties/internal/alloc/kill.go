@@ -80,11 +80,11 @@ var killOrder = prop.Property{
 		f := newFeed()
 		running := map[taskKey]bool{}
 		return prop.Checks{OnSettled: func(v *prop.View) {
-			f.next(v)
+			f.Next(v)
 			ops := driverOps(v)
 			stopped := map[taskKey]bool{}
 			for _, r := range ops {
-				k := taskKey{r.Alloc, r.Task}
+				k := taskKey{Alloc: r.Alloc, Task: r.Task}
 				switch drivers.Op(r.Op) {
 				case drivers.OpStart, drivers.OpRecover:
 					if r.Msg == "ok" {
@@ -98,31 +98,31 @@ var killOrder = prop.Property{
 			}
 			for _, r := range ops {
 				if drivers.Op(r.Op) == drivers.OpExit {
-					delete(running, taskKey{r.Alloc, r.Task})
+					delete(running, taskKey{Alloc: r.Alloc, Task: r.Task})
 				}
 			}
 			for _, k := range sortedKeys(stopped) {
-				_, tg := groupOf(v, k.alloc)
+				_, tg := groupOf(v, k.Alloc)
 				if tg == nil {
 					continue
 				}
 				phases := status.KillOrder(tg.Tasks)
-				p := phaseOf(phases, k.task)
+				p := phaseOf(phases, k.Task)
 				if p < 0 {
 					continue
 				}
 				for _, earlier := range [][]string{phases.Leader, phases.Main, phases.Sidecars}[:p] {
 					for _, y := range earlier {
-						if running[taskKey{k.alloc, y}] {
-							v.Violatef(k.alloc, k.task, "StopTask while "+y+" (an earlier kill phase) still runs",
+						if running[taskKey{Alloc: k.Alloc, Task: y}] {
+							v.Violatef(k.Alloc, k.Task, "StopTask while "+y+" (an earlier kill phase) still runs",
 								"stopped", "leader, then other main tasks, then sidecars, each phase after the previous one exited")
 							return
 						}
 					}
 				}
-				t := tg.LookupTask(k.task)
+				t := tg.LookupTask(k.Task)
 				want := t.EffectiveKillTimeout(maxKillTimeout)
-				h := f.history[k]
+				h := f.History[k]
 				var kev *structs.TaskEvent
 				for _, e := range h {
 					if e.Type == structs.TaskKilling {
@@ -130,11 +130,11 @@ var killOrder = prop.Property{
 					}
 				}
 				if kev == nil {
-					v.Violatef(k.alloc, k.task, "Killing event before StopTask", "none", "Killing")
+					v.Violatef(k.Alloc, k.Task, "Killing event before StopTask", "none", "Killing")
 					return
 				}
 				if e := kev; e.KillTimeout != want {
-					v.Violatef(k.alloc, k.task, "Killing KillTimeout", e.KillTimeout, want)
+					v.Violatef(k.Alloc, k.Task, "Killing KillTimeout", e.KillTimeout, want)
 					return
 				}
 			}
@@ -157,7 +157,7 @@ func sortedKeys(m map[taskKey]bool) []taskKey {
 		out = append(out, k)
 	}
 	slices.SortFunc(out, func(a, b taskKey) int {
-		return strings.Compare(a.alloc+"/"+a.task, b.alloc+"/"+b.task)
+		return strings.Compare(a.Alloc+"/"+a.Task, b.Alloc+"/"+b.Task)
 	})
 	return out
 }
@@ -175,15 +175,15 @@ var killRules = prop.Property{
 		due := map[string]string{}  // allocs where a rule applied an instant ago without an event
 		return prop.Checks{OnSettled: func(v *prop.View) {
 			recipients := map[string]map[string]*structs.TaskEvent{}
-			for _, ne := range f.next(v) {
-				if killRuleEvent(ne.ev.Type) {
-					if recipients[ne.key.alloc] == nil {
-						recipients[ne.key.alloc] = map[string]*structs.TaskEvent{}
+			for _, ne := range f.Next(v) {
+				if killRuleEvent(ne.Event.Type) {
+					if recipients[ne.Key.Alloc] == nil {
+						recipients[ne.Key.Alloc] = map[string]*structs.TaskEvent{}
 					}
-					recipients[ne.key.alloc][ne.key.task] = ne.ev
+					recipients[ne.Key.Alloc][ne.Key.Task] = ne.Event
 				}
-				if ne.ev.Type == structs.TaskKilling || killRuleEvent(ne.ev.Type) {
-					killed[ne.key.alloc] = true
+				if ne.Event.Type == structs.TaskKilling || killRuleEvent(ne.Event.Type) {
+					killed[ne.Key.Alloc] = true
 				}
 			}
 			for _, a := range v.Allocs() {

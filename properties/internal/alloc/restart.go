@@ -63,7 +63,7 @@ type trackedTask struct {
 }
 
 type restartChecker struct {
-	f     *feed
+	f     *prop.EventFeed
 	tasks map[taskKey]*trackedTask
 	// The run's within-policy Restarting decisions with a Delay of at
 	// least jitterMinDelay: how many, whether one had jitter, and the
@@ -90,34 +90,34 @@ func (c *restartChecker) Final(v *prop.View) {
 	if v.Failed() || c.jittered || c.bare < jitterMinRestarts {
 		return
 	}
-	v.Violatef(c.firstKey.alloc, c.firstKey.task, "within-policy Restarting StartDelay",
+	v.Violatef(c.firstKey.Alloc, c.firstKey.Task, "within-policy Restarting StartDelay",
 		fmt.Sprintf("exactly the policy Delay in all %d restarts with Delay >= %s", c.bare, jitterMinDelay),
 		"Delay plus a jitter of uniform[0,Delay) * 0.25 (AR-7 (8))")
 }
 
 func (c *restartChecker) Settled(v *prop.View) {
-	evs := c.f.next(v)
+	evs := c.f.Next(v)
 	// Tasks received this instant are tracked first, so that a kill in
 	// the same instant (a sibling failing at once) marks them too.
 	for _, ne := range evs {
-		if ne.ev.Type == structs.TaskReceived {
+		if ne.Event.Type == structs.TaskReceived {
 			c.event(v, ne)
 		}
 	}
 	// A kill in the same instant may pre-empt a decision: such tasks are
 	// no longer checked.
 	for _, ne := range evs {
-		switch ne.ev.Type {
+		switch ne.Event.Type {
 		case structs.TaskKilling, structs.TaskKilled, structs.TaskSetupFailure:
-			c.killed(ne.key)
+			c.killed(ne.Key)
 		default:
-			if killRuleEvent(ne.ev.Type) {
-				c.killed(ne.key)
+			if killRuleEvent(ne.Event.Type) {
+				c.killed(ne.Key)
 			}
 		}
 	}
 	for _, ne := range evs {
-		if ne.ev.Type == structs.TaskReceived {
+		if ne.Event.Type == structs.TaskReceived {
 			continue
 		}
 		c.event(v, ne)
@@ -128,7 +128,7 @@ func (c *restartChecker) Settled(v *prop.View) {
 	for _, a := range v.Allocs() {
 		for _, name := range structs.SortedTaskNames(a.TaskStates) {
 			ts := a.TaskStates[name]
-			t := c.tasks[taskKey{a.ID, name}]
+			t := c.tasks[taskKey{Alloc: a.ID, Task: name}]
 			if t == nil || t.killed {
 				continue
 			}
@@ -156,15 +156,15 @@ func (c *restartChecker) killed(k taskKey) {
 }
 
 func (c *restartChecker) event(v *prop.View, ne newEvent) {
-	k, e := ne.key, ne.ev
+	k, e := ne.Key, ne.Event
 	at := time.Unix(0, e.Time).UTC()
 	t := c.tasks[k]
 	if e.Type == structs.TaskReceived && t == nil {
-		job, tg := groupOf(v, k.alloc)
+		job, tg := groupOf(v, k.Alloc)
 		if tg == nil {
 			return
 		}
-		task := tg.LookupTask(k.task)
+		task := tg.LookupTask(k.Task)
 		p := tg.RestartPolicy.WithDefaults(job.Type)
 		t = &trackedTask{tr: restart.New(tg.RestartPolicy, job.Type, task, at), delay: p.GetDelay()}
 		c.tasks[k] = t
@@ -189,8 +189,8 @@ func (c *restartChecker) event(v *prop.View, ne newEvent) {
 		t.pending, t.endedAt = true, at
 	case structs.TaskDriverFailure:
 		rec := false
-		if _, tg := groupOf(v, k.alloc); tg != nil {
-			if task := tg.LookupTask(k.task); task != nil {
+		if _, tg := groupOf(v, k.Alloc); tg != nil {
+			if task := tg.LookupTask(k.Task); task != nil {
 				rec, _ = task.Config["start_error_recoverable"].(bool)
 			}
 		}
@@ -201,13 +201,13 @@ func (c *restartChecker) event(v *prop.View, ne newEvent) {
 		t.pending, t.endedAt = true, at
 	case structs.TaskRestarting, structs.TaskNotRestarting:
 		if !t.pending {
-			v.Violatef(k.alloc, k.task, "event "+e.Type, "without a run end before it", "a decision only after a run ends (exit or start error)")
+			v.Violatef(k.Alloc, k.Task, "event "+e.Type, "without a run end before it", "a decision only after a run ends (exit or start error)")
 			return
 		}
 		t.pending = false
 		d := t.tr.GetState(at, nil)
 		if string(d.State) != e.Type || d.Reason != e.RestartReason {
-			v.Violatef(k.alloc, k.task, "restart decision", e.Type+" ("+e.RestartReason+")", describe(d))
+			v.Violatef(k.Alloc, k.Task, "restart decision", e.Type+" ("+e.RestartReason+")", describe(d))
 			return
 		}
 		if d.State != restart.Restarting {
@@ -220,7 +220,7 @@ func (c *restartChecker) event(v *prop.View, ne newEvent) {
 			hi = base + time.Duration(float64(base-1)*restart.JitterFraction)
 		}
 		if got < lo || got > hi {
-			v.Violatef(k.alloc, k.task, "Restarting StartDelay", got, "in ["+lo.String()+", "+hi.String()+"]")
+			v.Violatef(k.Alloc, k.Task, "Restarting StartDelay", got, "in ["+lo.String()+", "+hi.String()+"]")
 			return
 		}
 		if d.Reason == restart.ReasonWithinPolicy && t.delay >= jitterMinDelay {

@@ -65,21 +65,21 @@ var noSecondStarted = prop.Property{
 		received := map[key]int{}
 		runningRun := map[key]bool{} // a Started not yet followed by a run end
 		return prop.Checks{OnSettled: func(v *prop.View) {
-			for _, ne := range f.next(v) {
-				switch t := ne.ev.Type; {
+			for _, ne := range f.Next(v) {
+				switch t := ne.Event.Type; {
 				case t == structs.TaskReceived:
-					if received[ne.key]++; received[ne.key] > 1 {
-						v.Violatef(ne.key.alloc, ne.key.task, "Received events", received[ne.key], "1 (a restored task keeps its state)")
+					if received[ne.Key]++; received[ne.Key] > 1 {
+						v.Violatef(ne.Key.Alloc, ne.Key.Task, "Received events", received[ne.Key], "1 (a restored task keeps its state)")
 						return
 					}
 				case t == structs.TaskStarted:
-					if runningRun[ne.key] {
-						v.Violatef(ne.key.alloc, ne.key.task, "event Started", "a second one while the run it started had not ended", "none for a recovered task (STATE-4)")
+					if runningRun[ne.Key] {
+						v.Violatef(ne.Key.Alloc, ne.Key.Task, "event Started", "a second one while the run it started had not ended", "none for a recovered task (STATE-4)")
 						return
 					}
-					runningRun[ne.key] = true
+					runningRun[ne.Key] = true
 				case runEnds[t]:
-					runningRun[ne.key] = false
+					runningRun[ne.Key] = false
 				}
 			}
 		}}
