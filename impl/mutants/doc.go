@@ -40,6 +40,7 @@
 //	signal-paused-ok            PAUSE-11            taskrunner Signal
 //	restart-no-jitter           AR-7                taskrunner runLoop
 //	sync-drops-failed           SYNC-3, SYNC-5      client syncTick
+//	pause-get-unknown-ok        PAUSE-2             allocrunner GetTaskPauseState
 //
 // sched-nomad-window follows SPEC SCHED-10's description of Nomad
 // 1.8–1.10 (see evalNomadWindow), not Nomad's source.

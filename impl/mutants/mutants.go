@@ -113,6 +113,10 @@ var table = []row{
 		name: "sync-drops-failed", breaks: []string{"SYNC-3", "SYNC-5"}, defect: defect.SyncDropsFailed,
 		mirrors: "A sync loop that takes the buffer before the RPC and forgets it when the call fails: a state whose UpdateAlloc failed reaches the server only if a newer one follows.",
 	},
+	{ // PAUSE-2: Get on an unknown task succeeds.
+		name: "pause-get-unknown-ok", breaks: []string{"PAUSE-2"}, defect: defect.PauseGetUnknownOK,
+		mirrors: "A pause-state lookup that returns the zero state for a task name it does not know instead of `Task not found`, so a typo in `alloc pause -status` reads as \"run per schedule\".",
+	},
 	{ // TELEM-2: node_class empty instead of none.
 		name: "telem-class-empty", breaks: []string{"TELEM-2"}, defect: defect.TelemClassEmpty,
 		mirrors: "Base labels built from the node's class verbatim, without the `none` default, so classless nodes emit node_class=\"\".",

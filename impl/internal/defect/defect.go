@@ -34,6 +34,7 @@ const (
 	SignalPausedOK                          // PAUSE-11
 	RestartNoJitter                         // AR-7
 	SyncDropsFailed                         // SYNC-3, SYNC-5 (node client)
+	PauseGetUnknownOK                       // PAUSE-2
 )
 
 // Has reports whether s includes d.
