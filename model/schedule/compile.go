@@ -78,6 +78,12 @@ func parseCron(expr string) (*cronexpr.Expression, naiveBounds, error) {
 // cache is bounded by the database's names.
 var zones sync.Map // string -> *time.Location
 
+// LoadZone is SCHED-4's zone of a schedule's Timezone: local for "" and
+// "Local" (UTC when local is nil), else the named IANA zone.
+func LoadZone(name string, local *time.Location) (*time.Location, error) {
+	return loadZone(name, local)
+}
+
 // loadZone is SCHED-4. It uses the tz database time.LoadLocation finds
 // (the system's first); this package does not embed time/tzdata, binaries
 // do.

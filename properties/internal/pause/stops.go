@@ -119,11 +119,10 @@ var scheduleChange = prop.Property{
 		at := d.IntRange("update at min", 1, mins-2)
 		var ns *schedule.Schedule
 		if d.IntRange("unschedule", 0, 3) > 0 {
-			loc := time.UTC
-			if s.Timezone != "" && s.Timezone != "Local" {
-				loc, _ = time.LoadLocation(s.Timezone)
-			} else if s.LocalZone != "" {
-				loc, _ = time.LoadLocation(s.LocalZone)
+			local, _ := time.LoadLocation(s.LocalZone) // "" is UTC
+			loc, err := schedule.LoadZone(s.Timezone, local)
+			if err != nil {
+				loc = time.UTC
 			}
 			open := s.Start.Add(time.Duration(d.IntRange("new opens min", 0, mins)) * time.Minute).In(loc)
 			shut := open.Add(time.Duration(d.IntRange("new length min", 1, 20)) * time.Minute)

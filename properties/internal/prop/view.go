@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -140,13 +141,8 @@ func (v *View) zoneOf(alloc, task string) *time.Location {
 	if t == nil || t.Schedule == nil || t.Schedule.Cron == nil {
 		return local
 	}
-	switch z := t.Schedule.Cron.Timezone; z {
-	case "", "Local":
-		return local
-	default:
-		if loc, err := time.LoadLocation(z); err == nil {
-			return loc
-		}
+	if loc, err := schedule.LoadZone(t.Schedule.Cron.Timezone, local); err == nil {
+		return loc
 	}
 	return local
 }

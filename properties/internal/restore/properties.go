@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -167,15 +168,8 @@ func (c *ackChecker) final(v *prop.View) {
 	}
 }
 
-// sameState compares two received client states by SYNC-2's equality.
+// sameState is SYNC-2's equality of two received client states: no
+// difference of any priority.
 func sameState(a, b *structs.AllocState) bool {
-	if a == nil || b == nil || a.ClientStatus != b.ClientStatus || a.ClientDescription != b.ClientDescription || len(a.TaskStates) != len(b.TaskStates) {
-		return false
-	}
-	for n, s := range a.TaskStates {
-		if !s.Equal(b.TaskStates[n]) {
-			return false
-		}
-	}
-	return true
+	return a != nil && b != nil && syncpolicy.StatePriority(a, b) == syncpolicy.None
 }
