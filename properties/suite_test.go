@@ -31,7 +31,7 @@ var caughtBy = map[string][]string{
 	"event-display-raw":          {"DATA-8/event-messages-exact"},
 	"restore-forgets-ack":        {"STATE-3/acknowledged-survives"},
 	"pause-get-unknown-ok":       {"PAUSE-2/api-state-machine"},
-	"sync-drops-failed":          {"SYNC-5/converges-after-healing"},
+	"sync-lossy-retry":           {"SYNC-5/converges-after-healing"},
 	"sync-retry-appended":        {"SYNC-5/server-never-receives-older"},
 	"telem-class-empty":          {"TELEM-2/exact-labels"},
 	"telem-ignores-switch":       {"TELEM-5/disable-switch"},

@@ -72,7 +72,7 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 		if c.defects.Has(defect.SyncRetryAppended) {
 			c.resend = res.Batch.Allocs()
 		}
-		if !c.defects.Has(defect.SyncDropsFailed) { // mutant: the failed batch is lost
+		if !c.defects.Has(defect.SyncLossyRetry) { // mutant: the failed batch is lost
 			c.updates.failed(res.Batch)
 		}
 		delay := syncpolicy.RetryDelay(c.retryJitter.Float64())

@@ -39,8 +39,15 @@
 //	pause-forgets-override      PAUSE-10            taskrunner pauseGate.restore
 //	signal-paused-ok            PAUSE-11            taskrunner Signal
 //	restart-no-jitter           AR-7                taskrunner runLoop
-//	sync-drops-failed           SYNC-3, SYNC-5      client syncTick
+//	sync-lossy-retry            SYNC-3, SYNC-5      client syncTick
 //	pause-get-unknown-ok        PAUSE-2             allocrunner GetTaskPauseState
+//	sync-no-priority            SYNC-3, SYNC-5      client syncTick
+//	sync-lazy-status            SYNC-2, SYNC-5      client syncTick (classification)
+//	sync-oldest-wins            SYNC-1, SYNC-5      client pendingUpdates
+//	sync-blocking-producer      SYNC-1, SYNC-5      client pendingUpdates
+//	sync-early-send             SYNC-3              client syncTick
+//	hookres-rmw                 HOOKRES-2, -4       allocrunner csiHook.Prerun
+//	hookres-late-handoff        HOOKRES-1, -4       allocrunner Run, taskrunner volumesHook
 //
 // sched-nomad-window follows SPEC SCHED-10's description of Nomad
 // 1.8–1.10 (see evalNomadWindow), not Nomad's source.

@@ -110,7 +110,7 @@ var table = []row{
 		mirrors: "A retry list kept beside the pending-updates buffer: the failed batch is appended to every later UpdateAlloc after the fresh updates (the list is never cleared), so the server applies a stale copy last.",
 	},
 	{ // SYNC-3, SYNC-5.3: a failed batch is dropped, not re-inserted.
-		name: "sync-drops-failed", breaks: []string{"SYNC-3", "SYNC-5"}, defect: defect.SyncDropsFailed,
+		name: "sync-lossy-retry", breaks: []string{"SYNC-3", "SYNC-5"}, defect: defect.SyncLossyRetry,
 		mirrors: "A sync loop that takes the buffer before the RPC and forgets it when the call fails: a state whose UpdateAlloc failed reaches the server only if a newer one follows.",
 	},
 	{ // PAUSE-2: Get on an unknown task succeeds.
@@ -140,6 +140,34 @@ var table = []row{
 	{ // AR-7: within-policy restarts wait the bare Delay.
 		name: "restart-no-jitter", breaks: []string{"AR-7"}, defect: defect.RestartNoJitter,
 		mirrors: "A restart delay taken straight from the policy's Delay without the random jitter, so tasks that fail together restart together (a thundering herd).",
+	},
+	{ // SYNC-5.2: every 200 ms tick sends.
+		name: "sync-no-priority", breaks: []string{"SYNC-3", "SYNC-5"}, defect: defect.SyncNoPriority,
+		mirrors: "Nomad before prioritized client updates (1.9): the sync loop sends whatever is buffered on every 200 ms tick, so a busy node makes five UpdateAlloc calls a second.",
+	},
+	{ // SYNC-2, SYNC-5.1: ClientStatus changes classified Typical.
+		name: "sync-lazy-status", breaks: []string{"SYNC-2", "SYNC-5"}, defect: defect.SyncLazyStatus,
+		mirrors: "A priority function that compares task states but not ClientStatus, so a failed or complete alloc waits for the 5th tick like a routine task event.",
+	},
+	{ // SYNC-1, SYNC-5: the first buffered update per alloc kept.
+		name: "sync-oldest-wins", breaks: []string{"SYNC-1", "SYNC-5"}, defect: defect.SyncOldestWins,
+		mirrors: "A pending-updates buffer that inserts only when the alloc has no entry yet, so the server receives the oldest state of each batch window and the newest waits for the next change.",
+	},
+	{ // SYNC-5.5: AllocStateUpdated waits for the RPC in flight.
+		name: "sync-blocking-producer", breaks: []string{"SYNC-1", "SYNC-5"}, defect: defect.SyncBlockingProducer,
+		mirrors: "A buffer lock held across Node.UpdateAlloc: every task state change on the node waits for the server while a call hangs.",
+	},
+	{ // SYNC-3: updates sent before the first alloc pull succeeded.
+		name: "sync-early-send", breaks: []string{"SYNC-3"}, defect: defect.SyncEarlySend,
+		mirrors: "A sync loop that ignores ServersContactedCh, so a restarted client sends restored states before it learned what the servers still want.",
+	},
+	{ // HOOKRES-2, HOOKRES-4: get, modify, set per volume.
+		name: "hookres-rmw", breaks: []string{"HOOKRES-2", "HOOKRES-4"}, defect: defect.HookresRMW,
+		mirrors: "Nomad #16623's setter: the CSI hook reads the mount map, adds one volume and sets it back per volume, so a restored prestart racing the prerun sees a partial map.",
+	},
+	{ // HOOKRES-1, HOOKRES-4: resources handed to task runners late.
+		name: "hookres-late-handoff", breaks: []string{"HOOKRES-1", "HOOKRES-4"}, defect: defect.HookresLateHandoff,
+		mirrors: "Nomad 1.5.2 before #16722: task runners receive the hook resources through an unsynchronised setter after the CSI hook ran, so a restored prestart that runs first reads nil.",
 	},
 }
 

@@ -15,7 +15,7 @@ import (
 // and names both halves of its Factory under its own name.
 func TestTable(t *testing.T) {
 	all := All()
-	must.Eq(t, 26, len(all))
+	must.Eq(t, 33, len(all))
 	must.True(t, slices.IsSortedFunc(all, func(a, b Mutant) int { return strings.Compare(a.Name, b.Name) }))
 	seen, bits := map[string]bool{}, defect.Set(0)
 	for _, m := range all {

@@ -4,7 +4,7 @@
 package defect
 
 // Set is a set of defects.
-type Set uint32
+type Set uint64
 
 // The defects; impl/mutants documents each with the rule it breaks and
 // the real bug it mirrors.
@@ -33,8 +33,15 @@ const (
 	PauseForgetsOverride                    // PAUSE-10
 	SignalPausedOK                          // PAUSE-11
 	RestartNoJitter                         // AR-7
-	SyncDropsFailed                         // SYNC-3, SYNC-5 (node client)
+	SyncLossyRetry                          // SYNC-3, SYNC-5 (node client)
 	PauseGetUnknownOK                       // PAUSE-2
+	SyncNoPriority                          // SYNC-5.2 (node client)
+	SyncLazyStatus                          // SYNC-2, SYNC-5.1 (node client)
+	SyncOldestWins                          // SYNC-1, SYNC-5 (node client)
+	SyncBlockingProducer                    // SYNC-5.5 (node client)
+	SyncEarlySend                           // SYNC-3 (node client)
+	HookresRMW                              // HOOKRES-2, HOOKRES-4
+	HookresLateHandoff                      // HOOKRES-1, HOOKRES-4
 )
 
 // Has reports whether s includes d.
