@@ -1,0 +1,257 @@
+package linearizability
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
+	"github.com/allocsim/allocsim/sim/trace"
+)
+
+// Trace vocabulary the builders read (sim's record shapes).
+const (
+	portCSIMount     = "csi MountVolume"
+	portTaskDirBuild = "task_dir Build"
+	rpcUpdateAlloc   = structs.RPCNodeUpdateAlloc
+	rpcGetAllocs     = structs.RPCNodeGetClientAllocs
+	hookVolumes      = "volumes"
+)
+
+// noMountPrefix is HOOKRES-3's message before the alias.
+var noMountPrefix = hookVolumes + ": " + strings.TrimSuffix(structs.FmtNoCSIMount, "%s")
+
+// Volumes tells the hook-resource builder an alloc's CSI aliases: its
+// group's (what the CSI hook mounts and sets) and those a task mounts
+// (what its volumes prestart checks), each sorted.
+type Volumes interface {
+	GroupAliases(alloc string) []string
+	TaskAliases(alloc, task string) []string
+}
+
+// HookResourcesFromTrace builds the hook-resource histories of a run from
+// its trace (written with the scenario's HookLatency set, so that port
+// calls are traced), one partition per alloc and client incarnation
+// (each incarnation builds a new runner, so a new hook resources object),
+// timestamps in nanoseconds since start:
+//
+//   - the CSI hook's write: once every group alias was mounted in the
+//     incarnation, SetMounts of the complete map, called when the last
+//     mount returned (HOOKRES-2 sets after every mount), returning Open
+//     (when the runner set it is not observable);
+//   - each volumes prestart read: a `Task hook failed` event
+//     `volumes: No CSI Mount Point found for volume: X` (Missing X) or the
+//     task's driver StartTask (every alias present), returning when it was
+//     seen and called at the task's latest task dir build before it
+//     (AR-5 runs task_dir first) or the incarnation's start.
+//
+// Crashes and faults become run-wide annotations (the second result).
+func HookResourcesFromTrace(recs []trace.Record, start time.Time, vols Volumes) ([]Partition, []Annotation) {
+	type key struct {
+		alloc string
+		inc   int
+	}
+	ts := func(t time.Time) int64 { return t.Sub(start).Nanoseconds() }
+	inc := 0
+	incStart := map[int]time.Time{}
+	mounted := map[key]map[string]time.Time{}
+	lastBuild := map[key]map[string]time.Time{} // task → latest task dir build return
+	ops := map[key][]Op{}
+	clients := map[key][]string{}
+	client := func(k key, name string) int {
+		if i := slices.Index(clients[k], name); i >= 0 {
+			return i
+		}
+		clients[k] = append(clients[k], name)
+		return len(clients[k]) - 1
+	}
+	var marks []Annotation
+	read := func(k key, task string, missing string, at time.Time, note string) {
+		call := incStart[k.inc]
+		if b, ok := lastBuild[k][task]; ok && b.After(call) {
+			call = b
+		}
+		aliases := vols.TaskAliases(k.alloc, task)
+		client(k, "csi_hook")
+		ops[k] = append(ops[k], Op{Client: client(k, task), Call: ts(call), Return: ts(at),
+			Input: GetMounts{Aliases: aliases}, Output: MountsSeen{Missing: missing},
+			Note: fmt.Sprintf("%s read %s between %s and %s (%s)", task, seenMap(aliases, missing), clock(call), clock(at), note)})
+	}
+	for _, r := range recs {
+		k := key{r.Alloc, inc}
+		switch {
+		case r.Kind == trace.KindWorld && r.Msg == "client_start":
+			var d struct{ Incarnation int }
+			if json.Unmarshal(r.Data, &d) == nil && d.Incarnation > 0 {
+				inc, incStart[d.Incarnation] = d.Incarnation, r.At
+			}
+		case r.Kind == trace.KindWorld && r.Msg == "client_crash":
+			marks = append(marks, point("crashes", ts(r.At), "client crash", r.String()))
+		case r.Kind == trace.KindFault:
+			marks = append(marks, point("faults", ts(r.At), strings.TrimSpace(r.Op+" "+r.Msg), r.String()))
+		case inc == 0:
+		case r.Kind == trace.KindPort && r.Msg == "ok" && r.Op == portCSIMount:
+			if mounted[k] == nil {
+				mounted[k] = map[string]time.Time{}
+			}
+			if _, ok := mounted[k][r.Task]; !ok {
+				mounted[k][r.Task] = r.At
+				if m, last, ok := complete(vols.GroupAliases(r.Alloc), mounted[k]); ok && last.Equal(r.At) {
+					ops[k] = append(ops[k], Op{Client: client(k, "csi_hook"), Call: ts(last), Return: Open, Input: SetMounts{Mounts: m},
+						Note: fmt.Sprintf("csi_hook may set the complete map %v from %s on (its last mount returned)", slices.Sorted(maps.Keys(m)), clock(last))})
+				}
+			}
+		case r.Kind == trace.KindPort && r.Op == portTaskDirBuild && r.Msg != "invoke":
+			if lastBuild[k] == nil {
+				lastBuild[k] = map[string]time.Time{}
+			}
+			lastBuild[k][r.Task] = r.At
+		case r.Kind == trace.KindDriver && r.Op == string(drivers.OpStart) && len(vols.TaskAliases(r.Alloc, r.Task)) > 0:
+			read(k, r.Task, "", r.At, "driver StartTask: every CSI alias was present")
+		case r.Kind == trace.KindTaskEvent && r.Msg == structs.TaskHookFailed:
+			var e struct{ Time, Message string }
+			if json.Unmarshal(r.Data, &e) != nil {
+				continue
+			}
+			alias, ok := strings.CutPrefix(e.Message, noMountPrefix)
+			at, err := time.Parse(trace.TimeFormat, e.Time)
+			if !ok || err != nil || at.Before(incStart[inc]) {
+				continue // another failure, or a restored event of an earlier incarnation
+			}
+			read(k, r.Task, alias, at, "Task hook failed: "+e.Message)
+		}
+	}
+	parts := make([]Partition, 0, len(ops))
+	for k, o := range ops {
+		parts = append(parts, Partition{Key: fmt.Sprintf("%s/%d", k.alloc, k.inc), Ops: o})
+	}
+	slices.SortFunc(parts, func(a, b Partition) int { return strings.Compare(a.Key, b.Key) })
+	return parts, marks
+}
+
+// complete returns the complete map of group and the instant its last
+// alias was mounted, if every alias was.
+func complete(group []string, mounted map[string]time.Time) (map[string]string, time.Time, bool) {
+	m := map[string]string{}
+	var last time.Time
+	for _, a := range group {
+		at, ok := mounted[a]
+		if !ok {
+			return nil, time.Time{}, false
+		}
+		m[a] = ""
+		if at.After(last) {
+			last = at
+		}
+	}
+	return m, last, len(group) > 0
+}
+
+// ServerViewFromTrace builds the server-view histories of a run from its
+// trace, one partition per alloc, timestamps in nanoseconds since start:
+// every alloc starts stored `pending` (the server places it so, SYNC-4);
+// each Node.UpdateAlloc stores each alloc's ClientStatus, called at its
+// send and returning at its reply, Open when it failed, was cut by a
+// crash, or overlapped another UpdateAlloc (then which reply is whose is
+// not observable); each Node.GetClientAllocs reply reads each alloc's
+// ClientStatus between its send and its reply.
+func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
+	ts := func(t time.Time) int64 { return t.Sub(start).Nanoseconds() }
+	type call struct {
+		ops        []int // indexes into out of its stores
+		overlapped bool  // another UpdateAlloc was in flight with it
+	}
+	var out []Op
+	seen := map[string]bool{}
+	var inflight []*call
+	var pulls []time.Time
+	init := func(id string) {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, Op{Client: 0, Call: 0, Return: 0, Input: StoreState{Alloc: id, Value: structs.AllocClientStatusPending},
+				Note: "placed pending"})
+		}
+	}
+	for _, r := range recs {
+		if r.Kind == trace.KindWorld && r.Msg == "client_crash" {
+			inflight, pulls = nil, nil // cut calls leave no trace; their stores stay Open
+			continue
+		}
+		if r.Kind != trace.KindRPC {
+			continue
+		}
+		switch {
+		case r.Op == rpcUpdateAlloc && r.Msg == "send":
+			var d struct{ Allocs []rpcAlloc }
+			_ = json.Unmarshal(r.Data, &d)
+			c := &call{overlapped: len(inflight) > 0}
+			for _, o := range inflight {
+				o.overlapped = true
+			}
+			for _, a := range d.Allocs {
+				init(a.ID)
+				c.ops = append(c.ops, len(out))
+				out = append(out, Op{Client: 1, Call: ts(r.At), Return: Open, Input: StoreState{Alloc: a.ID, Value: a.ClientStatus},
+					Note: fmt.Sprintf("Node.UpdateAlloc sent %s at %s", a.ClientStatus, clock(r.At))})
+			}
+			inflight = append(inflight, c)
+		case r.Op == rpcUpdateAlloc && (r.Msg == "reply" || r.Msg == "fail") && len(inflight) > 0:
+			c := inflight[0]
+			inflight = inflight[1:]
+			if r.Msg == "reply" && !c.overlapped {
+				for _, i := range c.ops {
+					out[i].Return = ts(r.At)
+					out[i].Note += ", acknowledged at " + clock(r.At)
+				}
+			}
+		case r.Op == rpcGetAllocs && r.Msg == "send":
+			pulls = append(pulls, r.At)
+		case r.Op == rpcGetAllocs && r.Msg == "reply" && len(pulls) > 0:
+			from := pulls[0]
+			pulls = pulls[1:]
+			var d struct{ Allocs []rpcAlloc }
+			_ = json.Unmarshal(r.Data, &d)
+			for _, a := range d.Allocs {
+				init(a.ID)
+				out = append(out, Op{Client: 2, Call: ts(from), Return: ts(r.At), Input: ReadState{Alloc: a.ID},
+					Output: StateSeen{Value: a.ClientStatus}, Note: fmt.Sprintf("Node.GetClientAllocs read %s by %s", a.ClientStatus, clock(r.At))})
+			}
+		case r.Op == rpcGetAllocs && r.Msg == "fail" && len(pulls) > 0:
+			pulls = pulls[1:]
+		}
+	}
+	parts, _ := PartitionServerView(out) // every input is a StoreState or ReadState
+	return parts
+}
+
+// rpcAlloc is an alloc as an RPC record summarises it.
+type rpcAlloc struct {
+	ID           string `json:"id"`
+	ClientStatus string `json:"client_status"`
+}
+
+func point(tag string, at int64, desc, details string) Annotation {
+	return Annotation{Tag: tag, Start: at, End: at, Description: desc, Details: details}
+}
+
+// clock prints an instant of a history.
+func clock(t time.Time) string { return t.UTC().Format("15:04:05.999999999Z") }
+
+// seenMap says what a read of aliases that stopped at missing saw.
+func seenMap(aliases []string, missing string) string {
+	i := slices.Index(aliases, missing)
+	switch {
+	case missing == "":
+		return fmt.Sprintf("every alias %v", aliases)
+	case i == 0:
+		return "the empty map"
+	case i > 0:
+		return fmt.Sprintf("a partial map (%v present, %s absent)", aliases[:i], missing)
+	default:
+		return "no mount for " + missing
+	}
+}
