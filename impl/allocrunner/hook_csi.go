@@ -36,6 +36,10 @@ type csiHook struct {
 	db      interfaces.StateDB
 	logger  *slog.Logger
 
+	// perVolumeSet is the hookres-rmw mutant (HOOKRES-2 broken): a get,
+	// modify, set of the map after each mount instead of one set.
+	perVolumeSet bool
+
 	mu       sync.Mutex
 	restored map[string]*interfaces.CSIVolumeStub
 	mounted  map[string]*structs.VolumeRequest
@@ -118,9 +122,16 @@ func (h *csiHook) Prerun(ctx context.Context) error {
 			return fmt.Errorf(msgCSINoMountPoint, alias)
 		}
 		mounts[alias] = &interfaces.CSIMountPoint{Source: mp.Source, IsDevice: mp.IsDevice}
+		if h.perVolumeSet { // mutant: caller-side read-modify-write, one volume at a time
+			m := h.res.GetCSIMounts()
+			m[alias] = &interfaces.CSIMountPoint{Source: mp.Source, IsDevice: mp.IsDevice}
+			h.res.SetCSIMounts(m)
+		}
 		stubs[alias].MountInfo = &interfaces.CSIMountPoint{Source: mp.Source, IsDevice: mp.IsDevice}
 	}
-	h.res.SetCSIMounts(mounts) // HOOKRES-2: the complete map, set once
+	if !h.perVolumeSet {
+		h.res.SetCSIMounts(mounts) // HOOKRES-2: the complete map, set once
+	}
 	if err := h.db.PutAllocVolumes(h.allocID, &interfaces.AllocVolumes{CSIVolumes: stubs}); err != nil {
 		h.logger.Error("failed to persist CSI volume stubs", "error", err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -21,6 +22,7 @@ import (
 // The prerun-capable names equal model/telemetry.PrerunHookOrder().
 func (ar *allocRunner) newHooks(csiMgr interfaces.CSIManager) []interfaces.RunnerHook {
 	ar.csi = newCSIHook(ar.id, ar.serverAlloc, csiMgr, ar.hookResources, ar.stateDB, ar.logger)
+	ar.csi.perVolumeSet = ar.defects.Has(defect.HookresRMW)
 	return []interfaces.RunnerHook{
 		&allocDirHook{dir: ar.allocDir},
 		&awaitPreviousHook{watcher: ar.prevWatcher},

@@ -20,6 +20,7 @@ import (
 // a failed restore still finds (and kills) the recovered tasks; the errors
 // are joined in step order.
 func (ar *allocRunner) Restore() error {
+	ar.restored.Store(true)
 	var errs []error
 	if _, err := ar.allocDir.Stat(""); err != nil {
 		errs = append(errs, fmt.Errorf(MsgAllocDirInaccessible, err))

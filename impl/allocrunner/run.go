@@ -26,7 +26,9 @@ func (ar *allocRunner) Run() {
 	go ar.handleAllocUpdates()
 	ar.taskStateUpdated() // push the initial state (Received events)
 
+	ar.launchRestoredEarly() // the #16623 mutants only (handoff.go)
 	setupOK := ar.setup()
+	ar.handOffHookResources() // the hookres-late-handoff mutant only
 	launched := ar.launchTasks(setupOK)
 	if launched {
 		for _, name := range ar.taskNames {
@@ -97,8 +99,10 @@ func (ar *allocRunner) launchTasks(setupOK bool) bool {
 			ar.updateGates(states)
 		}
 	}
-	for _, name := range ar.taskNames {
-		go ar.tasks[name].Run()
+	if !ar.launchedEarly {
+		for _, name := range ar.taskNames {
+			go ar.tasks[name].Run()
+		}
 	}
 	if stopped {
 		ar.startKill("alloc is server-terminal")

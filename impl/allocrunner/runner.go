@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/hookres"
@@ -84,6 +85,12 @@ type allocRunner struct {
 	// defects are a mutant's deliberate defects (impl/mutants); zero is
 	// the reference runner.
 	defects defect.Set
+	// restored is set by Restore (the #16623 mutants' restore path,
+	// handoff.go).
+	restored atomic.Bool
+	// launchedEarly is set when the #16623 mutants launched the task
+	// runners before the prerun hooks.
+	launchedEarly bool
 }
 
 var _ interfaces.AllocRunner = (*allocRunner)(nil)

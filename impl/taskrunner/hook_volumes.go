@@ -15,7 +15,7 @@ import (
 // per run; a missing entry is a recoverable prestart failure, never a
 // crash.
 type volumesHook struct {
-	resources *hookres.HookResources
+	resources func() *hookres.HookResources
 	group     func() *structs.TaskGroup
 }
 
@@ -24,8 +24,12 @@ var _ interfaces.TaskPrestartHook = (*volumesHook)(nil)
 func (*volumesHook) Name() string { return hookNameVolumes }
 
 func (h *volumesHook) Prestart(_ context.Context, req *interfaces.TaskPrestartRequest, _ *interfaces.TaskPrestartResponse) error {
-	mounts := h.resources.GetCSIMounts() // once (HOOKRES-3)
-	for _, alias := range csiAliases(req.Task, h.group()) {
+	aliases := csiAliases(req.Task, h.group())
+	if len(aliases) == 0 {
+		return nil
+	}
+	mounts := h.resources().GetCSIMounts() // once (HOOKRES-3)
+	for _, alias := range aliases {
 		if _, ok := mounts[alias]; !ok {
 			return fmt.Errorf(fmtNoCSIMount, alias)
 		}

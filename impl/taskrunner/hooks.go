@@ -26,9 +26,23 @@ func (tr *TaskRunner) buildHooks() []interfaces.TaskHook {
 	return []interfaces.TaskHook{
 		validateHook{},
 		&taskDirHook{dir: tr.taskDir, events: tr, clock: tr.clock},
-		&volumesHook{resources: tr.cfg.HookResources, group: tr.taskGroup},
+		&volumesHook{resources: tr.hookResources, group: tr.taskGroup},
 		&pauseHook{gate: tr.gate, task: tr.taskName},
 	}
+}
+
+// runPrestartHook runs one prestart hook; a panic in it is its error
+// (`panic: <value>`), so a hook that dereferences nil fails its task's
+// start like any hook error (AR-5, recoverable) instead of crashing the
+// client, and the suite's HOOKRES-4 property can name it.
+func runPrestartHook(h interfaces.TaskPrestartHook, ctx context.Context, req *interfaces.TaskPrestartRequest,
+	resp *interfaces.TaskPrestartResponse) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf(fmtHookPanic, r)
+		}
+	}()
+	return h.Prestart(ctx, req, resp)
 }
 
 // taskGroup returns the task's group in the latest alloc.
@@ -64,7 +78,7 @@ func (tr *TaskRunner) prestart() (map[string]string, error) {
 		}
 		var resp interfaces.TaskPrestartResponse
 		start := tr.clock.Now()
-		err := pre.Prestart(tr.hookCtx, req, &resp)
+		err := runPrestartHook(pre, tr.hookCtx, req, &resp)
 		tr.cfg.HookStats.Emit(start, name, hookstats.HookTypePrestart, err)
 		if err != nil {
 			tr.AppendEvent(tr.newEvent(structs.TaskHookFailed).

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/allocsim/allocsim/model/pause"
+	"github.com/allocsim/allocsim/model/structs"
 )
 
 // Hook names (AR-5), in the order the hooks run.
@@ -22,9 +23,11 @@ const (
 	// fmtPrestartFailed is AR-5's recoverable start error.
 	fmtPrestartFailed = "prestart hook %q failed: %w"
 	// fmtHookFailedMessage is the Message of AR-5's `Task hook failed`.
-	fmtHookFailedMessage = "%s: %v"
+	fmtHookFailedMessage = structs.FmtHookFailedMessage
 	// fmtNoCSIMount is HOOKRES-3's volumes prestart error.
-	fmtNoCSIMount = "No CSI Mount Point found for volume: %s"
+	fmtNoCSIMount = structs.FmtNoCSIMount
+	// fmtHookPanic is a panicking prestart hook's error.
+	fmtHookPanic = structs.FmtHookPanic
 
 	fmtPersistHookState = "failed to persist local state of hook %q: %w"
 	fmtRestoreState     = "failed to read the state of task %q: %w"

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
@@ -42,6 +43,9 @@ type TaskRunner struct {
 	stopped   atomic.Bool   // the stop hooks ran (they run once)
 	bg        sync.WaitGroup
 	quiet     atomic.Bool // Restore in progress: no StateUpdated calls
+	// lateResources is the hookres-late-handoff mutant's copy of the hook
+	// resources (handoff.go); unused by the reference.
+	lateResources *hookres.HookResources
 
 	// mu guards the fields below.
 	mu                sync.Mutex

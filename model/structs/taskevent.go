@@ -53,6 +53,20 @@ const (
 	displayNotRestartingDeflt = "Task exceeded restart policy"
 )
 
+// Fixed texts of HOOKRES-3 and AR-5's `Task hook failed` Message.
+const (
+	// FmtNoCSIMount is the volumes prestart error for a CSI volume the
+	// task mounts that has no mount point (HOOKRES-3), %s the alias.
+	FmtNoCSIMount = "No CSI Mount Point found for volume: %s"
+	// FmtHookFailedMessage is `Task hook failed`'s Message: hook name,
+	// error.
+	FmtHookFailedMessage = "%s: %v"
+	// FmtHookPanic is the error of a prestart hook that panicked, %v the
+	// panic value (a runner that recovers hook panics reports them so;
+	// HOOKRES-4 requires none).
+	FmtHookPanic = "panic: %v"
+)
+
 // TaskEvent is DATA-7. Time is Unix nanoseconds from the injected clock.
 type TaskEvent struct {
 	Type             string            `json:"Type"`
