@@ -48,6 +48,7 @@ type config struct {
 	shrinkRuns  int
 	stall       time.Duration
 	pkg         string
+	freeRunning bool
 	errs        []error
 }
 
@@ -96,6 +97,14 @@ func WithBaseSeed(base uint64) Option { return func(c *config) { c.base = base }
 // WithProperty runs only the properties whose ID is id or starts with
 // id + "/" (a SPEC ID selects all of its properties).
 func WithProperty(id string) Option { return func(c *config) { c.property = id } }
+
+// WithFreeRunning runs every scenario with the world's holds released
+// (sim.HoldNone): the runner's goroutines race freely within an instant,
+// as they do outside the simulator, so that under `go test -race` the
+// race detector sees the runner's own interleavings (it cannot see a race
+// the world's holds serialise). Runs are then not reproducible: use it to
+// find data races from a seed, not to replay verdicts.
+func WithFreeRunning() Option { return func(c *config) { c.freeRunning = true } }
 
 // WithArtifactDir writes failing runs' traces and scenarios under dir
 // (Run's default is t.ArtifactDir()).

@@ -84,7 +84,7 @@ func Check(factory interfaces.Factory, opts ...Option) Report {
 func (c config) explore(f interfaces.Factory, deadline time.Time, dir string, replay func(uint64) string) prop.Config {
 	return prop.Config{
 		Factory: f, Checks: c.checks, Base: c.base, Seed: c.seed, Faults: c.faults, Deadline: deadline,
-		ShrinkRuns: c.shrinkRuns, ArtifactDir: dir, Replay: replay, Stall: c.stall,
+		ShrinkRuns: c.shrinkRuns, ArtifactDir: dir, Replay: replay, Stall: c.stall, FreeRunning: c.freeRunning,
 	}
 }
 

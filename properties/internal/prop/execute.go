@@ -30,6 +30,9 @@ type Outcome struct {
 	End time.Time
 	// Steps is how many settled instants it took.
 	Steps uint64
+	// Attachments are files a checker attached to its violation (View.
+	// Attach), by file suffix; a failure writes them as artifacts.
+	Attachments map[string][]byte
 }
 
 // Failed reports whether the runner broke the property in this run.
@@ -44,6 +47,8 @@ type RunConfig struct {
 	Stall time.Duration
 	// Replay prints the replay command of a seed, for the watchdog.
 	Replay func(seed uint64) string
+	// FreeRunning runs with sim.HoldNone whatever the property's Hold.
+	FreeRunning bool
 }
 
 // Execute runs one scenario of a property in a bubble of its own under
@@ -59,7 +64,11 @@ func Execute(t *testing.T, rc RunConfig) Outcome {
 
 func execute(rc RunConfig) (out Outcome) {
 	p, sc := rc.Property, rc.Scenario
-	w, err := sim.New(sim.Config{Scenario: sc, Factory: rc.Factory, Hold: p.Hold})
+	hold := p.Hold
+	if rc.FreeRunning {
+		hold = sim.HoldNone
+	}
+	w, err := sim.New(sim.Config{Scenario: sc, Factory: rc.Factory, Hold: hold})
 	if err != nil {
 		out.Harness = fmt.Errorf("property %s drew a scenario the world refuses: %w", p.ID, err)
 		return out
@@ -139,6 +148,7 @@ func runChecked(w *sim.World, v *View, chk Checker, p Property, out *Outcome) {
 		chk.Final(v)
 	}
 	out.Violations = v.violations
+	out.Attachments = v.attachments
 }
 
 // splitJoined splits an errors.Join error into its messages.

@@ -2,6 +2,7 @@ package prop
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,6 +38,10 @@ type Config struct {
 	Replay func(seed uint64) string
 	// Stall is the stall watchdog's period.
 	Stall time.Duration
+	// FreeRunning releases the world's holds in every run (sim.HoldNone):
+	// the runner's goroutines race freely within an instant, for the
+	// race detector; runs are no longer reproducible.
+	FreeRunning bool
 }
 
 // Result is one property's verdict.
@@ -86,7 +91,7 @@ func Explore(t *testing.T, p Property, cfg Config) Result {
 		}
 		d := seedDrawer(seed)
 		sc := draw(p, d, env, seed)
-		out := Execute(t, RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay})
+		out := Execute(t, RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning})
 		res.Checks++
 		if out.Harness != nil {
 			res.Harness = out.Harness
@@ -134,7 +139,7 @@ func shrinkFailure(t *testing.T, f *Failure, tape []int, env Env, cfg Config) {
 		if sc.Validate() != nil {
 			return nil, false
 		}
-		out := Execute(t, RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay})
+		out := Execute(t, RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning})
 		if out.Harness != nil || !out.Failed() {
 			return nil, false
 		}
@@ -177,8 +182,14 @@ func writeArtifacts(f *Failure, dir string) {
 	}
 	write(".trace.jsonl", traceLines(f.Outcome.Trace))
 	write(".scenario.json", encodeScenario(f.Scenario))
+	for _, suffix := range slices.Sorted(maps.Keys(f.Outcome.Attachments)) {
+		write(suffix, f.Outcome.Attachments[suffix])
+	}
 	if f.ShrinkRuns > 0 {
 		write(".shrunk.trace.jsonl", traceLines(f.ShrunkOutcome.Trace))
 		write(".shrunk.scenario.json", encodeScenario(f.Shrunk))
+		for _, suffix := range slices.Sorted(maps.Keys(f.ShrunkOutcome.Attachments)) {
+			write(".shrunk"+suffix, f.ShrunkOutcome.Attachments[suffix])
+		}
 	}
 }

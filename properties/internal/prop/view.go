@@ -48,10 +48,21 @@ type View struct {
 	// trace order (at Final: none).
 	New []trace.Record
 
-	cursor     int
-	allocs     []*structs.Allocation
-	allocsAt   uint64
-	violations []Violation
+	cursor      int
+	allocs      []*structs.Allocation
+	allocsAt    uint64
+	violations  []Violation
+	attachments map[string][]byte
+}
+
+// Attach attaches a file to the run's violation (porcupine's HTML
+// visualization of an illegal history, say): a failure writes it among
+// its artifacts as <property>-seed-<seed><suffix> and names its path.
+func (v *View) Attach(suffix string, data []byte) {
+	if v.attachments == nil {
+		v.attachments = map[string][]byte{}
+	}
+	v.attachments[suffix] = data
 }
 
 // Now is the virtual time.
