@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/allocsim/allocsim/properties/internal/alloc"
+	"github.com/allocsim/allocsim/properties/internal/hookres"
 	"github.com/allocsim/allocsim/properties/internal/pause"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/properties/internal/restore"
@@ -13,13 +14,15 @@ import (
 )
 
 // all returns every property of the suite, in suite order (by SPEC
-// section: telemetry, schedule, pause, alloc runner, state, sync).
+// section: telemetry, schedule, pause, alloc runner, hook resources,
+// state, sync).
 func all() []prop.Property {
 	return slices.Concat(
 		telem.Properties(),
 		sched.Properties(),
 		pause.Properties(),
 		alloc.Properties(),
+		hookres.Properties(),
 		restore.Properties(),
 		syncing.Properties(),
 	)

@@ -39,6 +39,8 @@ var caughtBy = map[string][]string{
 	"pause-forgets-override":     {"PAUSE-10/restore-overrides"},
 	"signal-paused-ok":           {"PAUSE-11/signals"},
 	"restart-no-jitter":          {"AR-7/restart-policy"},
+	"hookres-rmw":                {"HOOKRES-2/history-linearizable"},
+	"hookres-late-handoff":       {"HOOKRES-4/no-nil-read"},
 }
 
 // alsoFails says which other properties may fail on a mutant because

@@ -1,0 +1,84 @@
+package hookres
+
+import (
+	"bytes"
+	"strings"
+	"time"
+
+	"github.com/allocsim/allocsim/linearizability"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim/scenario"
+)
+
+// checkTimeout bounds porcupine's search per history (real time). The
+// histories are small (one write, a read per task start attempt), so
+// reaching it says the history is not what this property builds: the
+// verdict is then Unknown and reported as a failure, never a pass.
+const checkTimeout = 10 * time.Second
+
+// VisualizationSuffix is the artifact an illegal history is drawn into.
+const VisualizationSuffix = ".porcupine.html"
+
+// linearizable: HOOKRES-2's atomic set seen from the readers, under
+// restores racing the prerun. Every history (an alloc's hook resources in
+// one client incarnation, linearizability.HookResourcesFromTrace) must be
+// linearizable against linearizability.CheckHookResources's model: the
+// map is empty until the CSI hook's one write of the complete map. A
+// reader of a partial map (the first missing alias is not the task's
+// first), a task started without the write, or a missing mount after a
+// reader saw them all is illegal. On Illegal, porcupine's visualization,
+// with the run's faults and crashes, is written among the failure's
+// artifacts.
+var linearizable = prop.Property{
+	ID:     "HOOKRES-2/history-linearizable",
+	Specs:  []string{"HOOKRES-2", "HOOKRES-3", "HOOKRES-4"},
+	Doc:    "while restores race the CSI prerun, every prestart reads the empty or the complete mount map (each alloc's hook-resource history is linearizable), and a missing mount is the recoverable `No CSI Mount Point found for volume: <alias>`",
+	Faults: classes,
+	Draw:   drawRestores,
+	New: func(sc scenario.Scenario) prop.Checker {
+		feed := prop.NewEventFeed()
+		return prop.Checks{
+			OnSettled: func(v *prop.View) { checkMissingMounts(v, feed) },
+			OnFinal:   func(v *prop.View) { checkHistories(v, sc.Start) },
+		}
+	},
+}
+
+func checkHistories(v *prop.View, start time.Time) {
+	parts, marks := linearizability.HookResourcesFromTrace(v.Records(), start, viewVolumes{v})
+	res, err := linearizability.CheckHookResources(parts, linearizability.Options{Timeout: checkTimeout, Annotations: marks})
+	if err != nil {
+		v.Violatef("", "", "hook-resource history", err.Error(), "a well-formed history (a bug of the suite)")
+		return
+	}
+	if res.Verdict == linearizability.Ok {
+		return
+	}
+	alloc, inc, _ := strings.Cut(res.Key, "/")
+	x := prop.Violation{Alloc: alloc, What: "hook resources in client incarnation " + inc}
+	var ops []linearizability.Op
+	for _, p := range parts {
+		if p.Key == res.Key {
+			ops = p.Ops
+		}
+	}
+	if len(ops) > 0 {
+		x.At = at(start, ops[len(ops)-1].Call) // the last operation's call
+	}
+	if res.Verdict == linearizability.Unknown {
+		x.Got, x.Want = res.String(), "Ok (a timeout is not a pass)"
+		v.Violate(x)
+		return
+	}
+	var html bytes.Buffer
+	if res.CanVisualize() && res.VisualizeTo(&html) == nil {
+		v.Attach(VisualizationSuffix, html.Bytes())
+	}
+	notes := make([]string, len(ops))
+	for i, o := range ops {
+		notes[i] = o.Note
+	}
+	x.Got = "not linearizable: " + strings.Join(notes, "; ")
+	x.Want = "every read sees the empty map or the complete one (HOOKRES-2; porcupine's visualization is among the artifacts, *" + VisualizationSuffix + ")"
+	v.Violate(x)
+}
