@@ -1,11 +1,16 @@
 package allocrunner
 
 import (
+	"context"
+	"maps"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/internal/defect"
+	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/vclock"
 	"github.com/shoenig/test/must"
@@ -86,4 +91,24 @@ func TestDefectKillOrder(t *testing.T) {
 		must.Eq(t, []string{"kill:side", "kill:m", "kill:lead"}, kills) // AR-9 broken
 		h.waitClosed(ar.DestroyCh(), "DestroyCh")
 	})
+}
+
+// TestDefectHookresRMW: with a failing second mount, the reference sets
+// nothing (HOOKRES-2); the hookres-rmw mutant leaves the first volume set,
+// a partial map.
+func TestDefectHookresRMW(t *testing.T) {
+	for _, rmw := range []bool{false, true} {
+		alloc := withCSI(testAlloc(mainTask("web")), "a", "b")
+		res := hookres.New()
+		h := newCSIHook("a1", func() *structs.Allocation { return alloc }, &fakeCSI{fail: map[string]error{"b": errBoom}}, res,
+			state.NewMemDB(state.MemConfig{}), discard())
+		h.perVolumeSet = rmw
+		must.Error(t, h.Prerun(context.Background()))
+		got := slices.Sorted(maps.Keys(res.GetCSIMounts()))
+		if rmw {
+			must.Eq(t, []string{"a"}, got) // HOOKRES-2 broken: a partial map
+		} else {
+			must.SliceEmpty(t, got)
+		}
+	}
 }

@@ -1,11 +1,14 @@
 package taskrunner
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/hookres"
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
@@ -129,4 +132,34 @@ func TestScheduleEvaluatorSeam(t *testing.T) {
 		defer tr.Shutdown()
 		must.True(t, slices.Contains(types(tr.TaskState()), structs.TaskStarted))
 	})
+}
+
+// panicHook is a prestart hook that panics.
+type panicHook struct{}
+
+func (panicHook) Name() string { return "boom" }
+func (panicHook) Prestart(context.Context, *interfaces.TaskPrestartRequest, *interfaces.TaskPrestartResponse) error {
+	var h *hookres.HookResources
+	h.GetCSIMounts() // a nil read, as hookres-late-handoff's restored prestart makes
+	return nil
+}
+
+// TestPrestartHookPanicIsItsError: a panicking prestart hook fails with
+// `panic: <value>` (the HOOKRES-4 property reads it) instead of crashing.
+func TestPrestartHookPanicIsItsError(t *testing.T) {
+	err := runPrestartHook(panicHook{}, context.Background(), &interfaces.TaskPrestartRequest{}, &interfaces.TaskPrestartResponse{})
+	must.ErrorContains(t, err, "panic: runtime error: invalid memory address or nil pointer dereference")
+}
+
+// TestDefectHookresLateHandoff: the mutant's volumes hook reads the task
+// runner's own field, nil until SetHookResources; the reference reads the
+// Config's object.
+func TestDefectHookresLateHandoff(t *testing.T) {
+	res := hookres.New()
+	tr := &TaskRunner{cfg: &Config{HookResources: res, Defects: defect.HookresLateHandoff}}
+	must.Nil(t, tr.hookResources())
+	tr.SetHookResources(res)
+	must.Eq(t, res, tr.hookResources())
+	ref := &TaskRunner{cfg: &Config{HookResources: res}}
+	must.Eq(t, res, ref.hookResources())
 }
