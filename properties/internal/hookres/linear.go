@@ -62,8 +62,12 @@ func checkHistories(v *prop.View, start time.Time) {
 			ops = p.Ops
 		}
 	}
-	if len(ops) > 0 {
-		x.At = at(start, ops[len(ops)-1].Call) // the last operation's call
+	// The violation is shown at the partition's last read: the history
+	// up to there is what could not be linearized.
+	for _, o := range ops {
+		if !o.IsOpen() && at(start, o.Return).After(x.At) {
+			x.At = at(start, o.Return)
+		}
 	}
 	if res.Verdict == linearizability.Unknown {
 		x.Got, x.Want = res.String(), "Ok (a timeout is not a pass)"

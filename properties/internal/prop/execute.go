@@ -101,6 +101,13 @@ func execute(rc RunConfig) (out Outcome) {
 	out.Before = len(out.Trace)
 	if len(out.Violations) > 0 && out.Violations[0].What != "harness check" {
 		out.Before = min(checked, len(out.Trace))
+		// A final check may place its violation earlier (a history
+		// judged at the end): the records up to that instant.
+		if at := out.Violations[0].At; !at.IsZero() {
+			for out.Before > 0 && out.Trace[out.Before-1].At.After(at) {
+				out.Before--
+			}
+		}
 	}
 	return out
 }
