@@ -35,9 +35,17 @@ type updaterTap struct {
 
 var _ interfaces.StateUpdater = updaterTap{}
 
+// AllocStateUpdated observes the push, then hands it on, logging the
+// instants the client's updater was called and returned (synclog.go).
 func (u updaterTap) AllocStateUpdated(a *structs.Allocation) {
 	u.w.observe(u, a)
+	id := ""
+	if a != nil {
+		id = a.ID
+	}
+	p := u.w.sync.pushBegin(u.inc, id, u.w.clk.Now())
 	u.next.AllocStateUpdated(a)
+	u.w.sync.pushEnd(p, u.w.clk.Now())
 }
 
 func (u updaterTap) PutAllocation(a *structs.Allocation) error { return u.next.PutAllocation(a) }

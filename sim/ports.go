@@ -100,10 +100,14 @@ func (p rpcPort) RPC(method string, args, reply any) error {
 }
 
 // RPCContext holds the call, then makes it on the incarnation's
-// connection (cut once the incarnation crashed).
+// connection (cut once the incarnation crashed). UpdateAlloc calls and the
+// first successful alloc pull are logged (synclog.go).
 func (p rpcPort) RPCContext(ctx context.Context, method string, args, reply any) error {
+	c := p.w.sync.callBegin(p.inc, method, args, p.w.clk.Now())
 	p.w.holdIf(HoldRPC, p.inc, "rpc "+method)
-	return p.inc.conn.RPCContext(ctx, method, args, reply)
+	err := p.inc.conn.RPCContext(ctx, method, args, reply)
+	p.w.sync.callEnd(p.inc, method, c, p.w.clk.Now(), err)
+	return err
 }
 
 // csiPort is the incarnation's view of the shared CSI plugin.

@@ -118,6 +118,7 @@ type World struct {
 	logger *slog.Logger
 	watch  *worldWatch // what the stall watchdog reads (watch.go)
 	hooks  hookLog     // port calls and metric emissions (hooktime.go)
+	sync   syncLog     // UpdateAlloc calls, first contacts, pushes (synclog.go)
 
 	mu         sync.Mutex
 	db         interfaces.StateDB

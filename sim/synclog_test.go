@@ -1,0 +1,90 @@
+package sim
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/allocsim/allocsim/impl/mutants"
+	"github.com/allocsim/allocsim/sim/faults"
+	"github.com/shoenig/test/must"
+)
+
+// TestSyncLog: the world logs every UpdateAlloc with what it carried and
+// each incarnation's first contact, and no blocked push of the reference
+// runner; the restarted client resends nothing (its restored state was
+// acknowledged, STATE-3).
+func TestSyncLog(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		plan := faults.Plan{{Class: faults.ClientCrash, At: 10 * time.Second, For: 5 * time.Second}}
+		w, err := New(Config{Scenario: simpleScenario(plan, simpleJob("web", 1, nil)), Factory: referenceFactory()})
+		must.NoError(t, err)
+		must.NoError(t, w.Start())
+		w.Advance(30 * time.Second)
+		calls := w.SyncCalls(0)
+		must.SliceNotEmpty(t, calls)
+		first, ok := w.FirstContact(1)
+		must.True(t, ok)
+		second, ok := w.FirstContact(2)
+		must.True(t, ok)
+		must.True(t, second.At.After(first.At))
+		var incs []int
+		for i, c := range calls {
+			must.True(t, c.Returned, must.Sprintf("call %d in flight", i))
+			must.True(t, c.Seq > first.Seq && c.Seq < c.ReturnSeq)
+			must.SliceNotEmpty(t, c.Allocs)
+			must.NotNil(t, c.Allocs[0].State)
+			if c.OK() {
+				must.True(t, c.Return.Sub(c.Start) >= 50*time.Millisecond, must.Sprint("the server's commit window"))
+			}
+			if n := len(incs); n == 0 || incs[n-1] != c.Incarnation {
+				incs = append(incs, c.Incarnation)
+			}
+		}
+		must.Eq(t, []int{1}, incs)
+		must.Eq(t, calls[1:], w.SyncCalls(1))
+		// Copies: changing what was returned changes nothing logged.
+		calls[0].Allocs[0].State.ClientStatus = "changed"
+		must.NotEq(t, "changed", w.SyncCalls(0)[0].Allocs[0].State.ClientStatus)
+		must.SliceEmpty(t, w.BlockedPushes())
+		inc, running := w.Incarnation()
+		must.EqOp(t, 2, inc)
+		must.True(t, running)
+		must.NoError(t, w.Close())
+	})
+}
+
+// TestBlockedPushes: with a producer that waits for the UpdateAlloc in
+// flight (the sync-blocking-producer mutant) and calls that hang, a push
+// is seen in flight at a settled instant, then returned late.
+func TestBlockedPushes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m, ok := mutants.Lookup("sync-blocking-producer")
+		must.True(t, ok)
+		plan := faults.Plan{{Class: faults.RPCLatency, Rate: 1, Max: 30 * time.Second}}
+		sc := simpleScenario(plan, simpleJob("web", 1, map[string]any{"run_for": "2s", "exit_code": 1}))
+		w, err := New(Config{Scenario: sc, Factory: m.Factory})
+		must.NoError(t, err)
+		must.NoError(t, w.Start())
+		var inflight Push
+		w.RunUntil(func() bool {
+			bp := w.BlockedPushes()
+			if n := len(bp); n > 0 && bp[n-1].InFlight {
+				inflight = bp[n-1]
+				return true
+			}
+			return false
+		}, time.Minute)
+		must.True(t, inflight.InFlight, must.Sprint("no push blocked"))
+		w.Advance(time.Minute)
+		var found bool
+		for _, p := range w.BlockedPushes() {
+			if p.Called.Equal(inflight.Called) && p.Alloc == inflight.Alloc {
+				found = !p.InFlight && p.Returned.After(p.Called)
+			}
+		}
+		must.True(t, found, must.Sprint("the blocked push returned late"))
+		// The delayed pushes carry stamps of earlier instants.
+		must.ErrorContains(t, w.Close(), "DET-1")
+	})
+}
