@@ -68,7 +68,10 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 		req.Alloc = append(req.Alloc, c.resend...)
 	}
 	var resp structs.GenericResponse
-	if err := c.rpc.call(ctx, structs.RPCNodeUpdateAlloc, req, &resp); err != nil {
+	sent := c.updates.sendStarted()
+	err := c.rpc.call(ctx, structs.RPCNodeUpdateAlloc, req, &resp)
+	sent()
+	if err != nil {
 		if c.defects.Has(defect.SyncRetryAppended) {
 			c.resend = res.Batch.Allocs()
 		}
@@ -99,7 +102,8 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 // see the lock-order note on syncpolicy.Buffer) on copies of the buffered
 // updates; if the buffer changed meanwhile, it classifies again.
 func (c *Client) tickBuffer() syncpolicy.TickResult {
-	contacted := c.contact.done()
+	// mutant (sync-early-send): ServersContactedCh ignored
+	contacted := c.contact.done() || c.defects.Has(defect.SyncEarlySend)
 	for attempt := 1; ; attempt++ {
 		if res, ok := c.updates.tickIdle(contacted); ok {
 			return res
@@ -113,7 +117,7 @@ func (c *Client) tickBuffer() syncpolicy.TickResult {
 		classes := make(map[string]syncpolicy.Class, len(pending))
 		for _, e := range live { // alloc-ID order (DET-2)
 			if u, ok := pending[e.id]; ok {
-				classes[e.id] = syncpolicy.Class{Priority: e.ar.GetUpdatePriority(u), HasRunner: true}
+				classes[e.id] = syncpolicy.Class{Priority: c.mutatePriority(e.ar.GetUpdatePriority(u)), HasRunner: true}
 			}
 		}
 		in := syncpolicy.TickInput{ServersContacted: contacted, Classify: syncpolicy.ClassifyMap(classes)}
@@ -121,4 +125,19 @@ func (c *Client) tickBuffer() syncpolicy.TickResult {
 			return res
 		}
 	}
+}
+
+// mutatePriority is the identity for the reference client; the sync
+// mutants change a runner's priority here: sync-no-priority makes every
+// changed update ride the next tick (Typical counts as Urgent; unchanged,
+// None, ones are still dropped), sync-lazy-status classifies a
+// ClientStatus change Typical.
+func (c *Client) mutatePriority(p syncpolicy.Priority) syncpolicy.Priority {
+	switch {
+	case c.defects.Has(defect.SyncNoPriority) && p == syncpolicy.Typical:
+		return syncpolicy.Urgent
+	case c.defects.Has(defect.SyncLazyStatus) && p == syncpolicy.Urgent:
+		return syncpolicy.Typical
+	}
+	return p
 }

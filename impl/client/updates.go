@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 )
@@ -14,17 +15,24 @@ import (
 // runner is called, so producers never block on the sync loop (SYNC-5.5).
 type pendingUpdates struct {
 	db interfaces.StateDB
+	// defects are the mutant's (sync-oldest-wins, sync-blocking-producer).
+	defects defect.Set
 
 	mu  sync.Mutex
 	buf syncpolicy.Buffer
 	// version counts Adds and re-inserts; the sync loop uses it to see
 	// whether the buffer changed while it classified without the lock.
 	version uint64
+	// sending is the sync-blocking-producer mutant's: open while an
+	// UpdateAlloc is in flight, closed when it returned.
+	sending chan struct{}
 }
 
 var _ interfaces.StateUpdater = (*pendingUpdates)(nil)
 
-func newPendingUpdates(db interfaces.StateDB) *pendingUpdates { return &pendingUpdates{db: db} }
+func newPendingUpdates(db interfaces.StateDB, d defect.Set) *pendingUpdates {
+	return &pendingUpdates{db: db, defects: d}
+}
 
 // AllocStateUpdated buffers the stripped alloc, newest wins (SYNC-1). It
 // never blocks on I/O or on the sync loop.
@@ -34,8 +42,39 @@ func (p *pendingUpdates) AllocStateUpdated(alloc *structs.Allocation) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	for p.defects.Has(defect.SyncBlockingProducer) && p.sending != nil {
+		// mutant: the producer waits for the UpdateAlloc in flight (on a
+		// channel, so that it is durably blocked, not on the lock)
+		ch := p.sending
+		p.mu.Unlock()
+		<-ch
+		p.mu.Lock()
+	}
+	if p.defects.Has(defect.SyncOldestWins) {
+		if _, ok := p.buf.Get(alloc.ID); ok {
+			return // mutant: the first buffered update of an alloc is kept
+		}
+	}
 	p.buf.Add(alloc)
 	p.version++
+}
+
+// sendStarted marks an UpdateAlloc in flight and returns what marks it
+// returned; only the sync-blocking-producer mutant's producers wait for it.
+func (p *pendingUpdates) sendStarted() func() {
+	if !p.defects.Has(defect.SyncBlockingProducer) {
+		return func() {}
+	}
+	ch := make(chan struct{})
+	p.mu.Lock()
+	p.sending = ch
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		p.sending = nil
+		p.mu.Unlock()
+		close(ch)
+	}
 }
 
 // PutAllocation persists an alloc (STATE-2 `alloc`).
