@@ -25,6 +25,7 @@ func all() []prop.Property {
 		hookres.Properties(),
 		restore.Properties(),
 		syncing.Properties(),
+		syncing.Timing(),
 	)
 }
 

@@ -1,0 +1,68 @@
+package syncing
+
+import (
+	"slices"
+
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim/faults"
+	"github.com/allocsim/allocsim/sim/scenario"
+)
+
+// nothingBeforeContact: SYNC-3's servers-contacted condition. No
+// UpdateAlloc of a client incarnation starts before that incarnation's
+// first successful Node.GetClientAllocs returned (ServersContactedCh
+// closes after the first successful allocation pull); a call and the
+// pull's return at one instant are ordered as the world saw them. Every
+// scenario crashes the client once at least (a restarted client has
+// restored states to send), has a busy job and fails 40 to 90 % of the
+// calls, so that states go unacknowledged before the crash and the first
+// pull after it is slow; most make calls hang too.
+var nothingBeforeContact = prop.Property{
+	ID:       "SYNC-5/nothing-before-contact",
+	Specs:    []string{"SYNC-5", "SYNC-3"},
+	Doc:      "no UpdateAlloc of a client incarnation starts before its first successful Node.GetClientAllocs returned",
+	Profiles: prop.Full | prop.ClientCommunication,
+	Faults:   contactFaults,
+	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
+		sc := scenario.DrawWith(d, syncOptions(env))
+		drawCrash(d, env, &sc)
+		drawBusy(d, env, &sc, true)
+		drawHangs(d, env, &sc, false)
+		if env.Allows(faults.RPCFailure) {
+			replace(&sc, faults.Fault{Class: faults.RPCFailure, Rate: float64(d.IntRange("rpc failure percent", 40, 90)) / 100})
+		}
+		return sc
+	},
+	New: func(scenario.Scenario) prop.Checker {
+		var feed callFeed
+		return prop.Checks{OnSettled: func(v *prop.View) {
+			for _, e := range feed.next(v.World) {
+				call := e.Call
+				if e.Return || !call.Live {
+					continue
+				}
+				contact, ok := v.World.FirstContact(call.Incarnation)
+				if ok && contact.Seq < call.Seq {
+					continue
+				}
+				got := "before any (none yet)"
+				if ok {
+					got = "before it (it returned " + at(contact.At) + ")"
+				}
+				alloc := ""
+				if len(call.Allocs) > 0 {
+					alloc = call.Allocs[0].AllocID
+				}
+				v.Violate(prop.Violation{At: call.Start, Alloc: alloc,
+					What: "UpdateAlloc of incarnation " + itoa(call.Incarnation) + " started " + at(call.Start) +
+						", against its first successful Node.GetClientAllocs",
+					Got: got, Want: "after it (servers contacted)"})
+				return
+			}
+		}}
+	},
+}
+
+// contactFaults are syncFaults without clock jumps, which only move the
+// instants this property orders by sequence.
+var contactFaults = slices.DeleteFunc(slices.Clone(syncFaults), func(c faults.Class) bool { return c == faults.ClockJump })

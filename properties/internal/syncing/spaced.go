@@ -1,0 +1,95 @@
+package syncing
+
+import (
+	"github.com/allocsim/allocsim/model/syncpolicy"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim"
+	"github.com/allocsim/allocsim/sim/faults"
+	"github.com/allocsim/allocsim/sim/scenario"
+)
+
+// minSpacing is SYNC-5.2's bound: without an urgent entry the loop sends
+// only on every 5th 200 ms tick after the last success.
+const minSpacing = syncpolicy.FullSyncEvery * syncpolicy.TickInterval
+
+// spacedWithoutUrgent: SYNC-5.2. Consecutive UpdateAlloc calls of one
+// client incarnation whose later call carries no urgent entry (SYNC-2 by
+// syncpolicy.StatePriority against the incarnation's acknowledged state:
+// what its restore loaded, then what its calls that returned without
+// error carried) start at least 1 s apart; a retry after a failure is 5 s
+// or more later anyway. It belongs to the full profile only: the 1 s
+// spacing follows from the runner's own classification (GetUpdatePriority),
+// and the client-communication profile admits runners that classify more
+// eagerly than SYNC-2 (impl/minimal calls every state Urgent, so that
+// every push rides the next tick).
+var spacedWithoutUrgent = prop.Property{
+	ID:       "SYNC-5/spaced-without-urgent",
+	Specs:    []string{"SYNC-5", "SYNC-3", "SYNC-2"},
+	Doc:      "consecutive UpdateAlloc calls of one client start at least 1s apart unless the later one carries a state urgent against the acknowledged one",
+	Profiles: prop.Full,
+	Faults:   spacedFaults,
+	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
+		sc := scenario.DrawWith(d, syncOptions(env))
+		drawBusy(d, env, &sc, true)
+		drawHangs(d, env, &sc, false)
+		drawHeavyFailure(d, env, &sc)
+		return sc
+	},
+	New: func(scenario.Scenario) prop.Checker {
+		c := &spacedChecker{acks: newAcks(), incs: newIncarnations(), prev: map[int]sim.SyncCall{}}
+		return prop.Checks{OnSettled: c.settled}
+	},
+}
+
+// spacedFaults leave out the driver faults that fail tasks for good: a
+// dead node sends nothing to space.
+var spacedFaults = []faults.Class{faults.RPCFailure, faults.RPCLatency, faults.RPCPartition, faults.ClientCrash,
+	faults.ClockJump, faults.DriverStartDelay}
+
+type spacedChecker struct {
+	feed callFeed
+	acks *acks
+	incs *incarnations
+	prev map[int]sim.SyncCall // incarnation → its latest call
+}
+
+func (c *spacedChecker) settled(v *prop.View) {
+	if inc, running := c.incs.observe(v); running {
+		c.acks.start(v, inc, true)
+	}
+	for _, e := range c.feed.next(v.World) {
+		if e.Return {
+			c.acks.apply(e)
+			continue
+		}
+		call := e.Call
+		if !call.Live {
+			continue
+		}
+		prev, ok := c.prev[call.Incarnation]
+		c.prev[call.Incarnation] = call
+		if !ok || call.Start.Sub(prev.Start) >= minSpacing || c.anyUrgent(call) {
+			continue
+		}
+		alloc := ""
+		if len(call.Allocs) > 0 {
+			alloc = call.Allocs[0].AllocID
+		}
+		v.Violate(prop.Violation{At: call.Start, Alloc: alloc,
+			What: "start of an UpdateAlloc of incarnation " + itoa(call.Incarnation) + " with no urgent entry (" + itoa(len(call.Allocs)) + " allocs)",
+			Got:  at(call.Start) + ", " + call.Start.Sub(prev.Start).String() + " after the previous one (started " + at(prev.Start) + ")",
+			Want: "at least " + minSpacing.String() + " after it (" + at(prev.Start.Add(minSpacing)) + ")"})
+		return
+	}
+}
+
+// anyUrgent reports whether call carries a state urgent against its
+// incarnation's acknowledged one.
+func (c *spacedChecker) anyUrgent(call sim.SyncCall) bool {
+	for _, en := range call.Allocs {
+		if urgent(en.State, c.acks.of(call.Incarnation, en.AllocID)) {
+			return true
+		}
+	}
+	return false
+}
