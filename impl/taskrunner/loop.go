@@ -48,6 +48,12 @@ func (tr *TaskRunner) Run() {
 			if !tr.killLeftover() {
 				return
 			}
+			if final != nil {
+				// Stamped as it is appended: killing a leftover run
+				// (a recovered handle whose prestart failed) takes time,
+				// and an event's time is the instant it is pushed (DET-1).
+				final.Time = tr.clock.Now().UnixNano()
+			}
 			tr.gate.finish() // no pause event after this (PAUSE-2)
 			tr.updateState(structs.TaskStateDead, final)
 		}
