@@ -146,5 +146,7 @@ func TestMutantsAreCaught(t *testing.T) {
 	}
 }
 
-// sweepChecks is the checks per property of the false-alarm sweep.
-const sweepChecks = 3
+// sweepChecks is the checks per property of the false-alarm sweep (2:
+// 33 mutants x 38 properties keep `go test ./properties/` under 4
+// minutes on 2 cores, issue 11).
+const sweepChecks = 2
