@@ -17,7 +17,8 @@ func Properties() []prop.Property {
 // neverOlder: SYNC-5.4 as far as states can be ordered without the
 // runner's internals: per alloc, what the server receives never moves
 // back: receive instants, each task's Restarts, its newest event time,
-// and a task once finished stays finished. Crashes are left out: a crash
+// and a task once finished stays finished; at the end, the server's view
+// of each alloc's ClientStatus is linearizable (checkServerView). Crashes are left out: a crash
 // after a failed state DB write restores an older persisted state by
 // design (STATE-2, STATE-3).
 var neverOlder = prop.Property{
@@ -32,7 +33,7 @@ var neverOlder = prop.Property{
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		seen := map[string]int{}
-		return prop.Checks{OnSettled: func(v *prop.View) {
+		return prop.Checks{OnFinal: checkServerView, OnSettled: func(v *prop.View) {
 			srv := v.World.Server()
 			for _, a := range srv.Allocs() {
 				h := srv.History(a.ID)
