@@ -74,8 +74,12 @@ func TestServerViewFromTrace(t *testing.T) {
 	send := func(sec float64, status string) trace.Record {
 		return rec(sec, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "send", map[string]any{"allocs": []map[string]string{{"id": "a1", "client_status": status}}})
 	}
-	reply := func(sec float64) trace.Record { return rec(sec, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "reply", nil) }
-	fail := func(sec float64) trace.Record { return rec(sec, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "fail", nil) }
+	reply := func(sec float64) trace.Record {
+		return rec(sec, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "reply", nil)
+	}
+	fail := func(sec float64) trace.Record {
+		return rec(sec, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "fail", nil)
+	}
 	pull := func(from, to float64, status string) []trace.Record {
 		return []trace.Record{rec(from, trace.KindRPC, "", "", structs.RPCNodeGetClientAllocs, "send", nil),
 			rec(to, trace.KindRPC, "", "", structs.RPCNodeGetClientAllocs, "reply", map[string]any{"allocs": []map[string]string{{"id": "a1", "client_status": status}}})}
