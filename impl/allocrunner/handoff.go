@@ -27,7 +27,12 @@ func (ar *allocRunner) launchRestoredEarly() {
 
 // handOffHookResources is the hookres-late-handoff mutant's handoff: once
 // the prerun hooks (the CSI hook among them) ran, each task runner gets
-// the hook resources through its unsynchronised setter.
+// the hook resources through its unsynchronised setter: before the task
+// runners are launched, or, on the restore path where they already run,
+// once the launch is done (its last step, after the state push, so that
+// nothing the alloc runner does after the write orders it before a task
+// runner's read: the race detector then sees the race whenever the write
+// and a read share an instant).
 func (ar *allocRunner) handOffHookResources() {
 	if !ar.defects.Has(defect.HookresLateHandoff) {
 		return

@@ -28,7 +28,9 @@ func (ar *allocRunner) Run() {
 
 	ar.launchRestoredEarly() // the #16623 mutants only (handoff.go)
 	setupOK := ar.setup()
-	ar.handOffHookResources() // the hookres-late-handoff mutant only
+	if !ar.launchedEarly {
+		ar.handOffHookResources() // the hookres-late-handoff mutant only
+	}
 	launched := ar.launchTasks(setupOK)
 	if launched {
 		for _, name := range ar.taskNames {
@@ -108,6 +110,9 @@ func (ar *allocRunner) launchTasks(setupOK bool) bool {
 		ar.startKill("alloc is server-terminal")
 	}
 	ar.taskStateUpdated() // kill rules and gates on the launched tasks
+	if ar.launchedEarly {
+		ar.handOffHookResources() // the hookres-late-handoff mutant's restore path
+	}
 	return true
 }
 
