@@ -1,7 +1,9 @@
 package hookres
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
@@ -19,7 +21,8 @@ var classes = []faults.Class{faults.ClientCrash, faults.CSIMountLatency, faults.
 // from the empty one), slow alloc and task dirs, CSI mounts that block
 // and sometimes fail, and one to three client crashes, the first early
 // (during the first prerun, often), so that restores race the CSI prerun
-// and prestarts race both.
+// and prestarts race both; sometimes an in-place job update (AR-10) and a
+// job stop (a destroy) race them too.
 func drawRestores(d *prop.Drawer, env prop.Env) scenario.Scenario {
 	nvol := d.IntRange("volumes", 2, 3)
 	tg := &structs.TaskGroup{Name: "g1", Count: d.IntRange("count", 1, 2), Volumes: map[string]*structs.VolumeRequest{}}
@@ -75,6 +78,14 @@ func drawRestores(d *prop.Drawer, env prop.Env) scenario.Scenario {
 	if d.IntRange("stop", 0, 3) == 0 {
 		sc.Calls = append(sc.Calls, scenario.Call{At: scenario.Duration(d.Duration("stop at", 20*time.Second, 90*time.Second, time.Second)),
 			Op: scenario.OpStopJob, Job: j.ID})
+	}
+	// An in-place job update (AR-10) racing the restores: the server
+	// bumps every alloc's modify index, the runner's Update runs while
+	// prerun and prestarts may be under way.
+	if d.IntRange("update", 0, 2) == 0 {
+		sc.Calls = append(sc.Calls, scenario.Call{At: scenario.Duration(d.Duration("update at", time.Second, 60*time.Second, 100*time.Millisecond)),
+			Op: scenario.OpUpdateSchedule, Job: j.ID, Task: "t1"})
+		slices.SortStableFunc(sc.Calls, func(a, b scenario.Call) int { return cmp.Compare(a.At, b.At) })
 	}
 	return sc
 }
