@@ -21,7 +21,16 @@
 // <want>", the seed, the shrunk scenario, the last trace records and the
 // command that replays it; the seed is also a test attribute (t.Attr,
 // seen by go test -json) and the traces are written under
-// t.ArtifactDir(). One property failing never stops the others.
+// t.ArtifactDir(), with porcupine's HTML visualization when a history
+// check (package linearizability: hook resources, the server's view of
+// each alloc) found no linearization. One property failing never stops
+// the others.
+//
+// Runs are reproducible because the world holds the runner's injected
+// calls and releases them one at a time; that also hides data races from
+// the race detector. WithFreeRunning releases the holds, so that a seed
+// replayed under go test -race shows the runner's own races (not its
+// verdicts: free runs are not reproducible).
 //
 // Flags (registered on import, beside go test's): -allocsim.seed=<n>
 // replays one seed, -allocsim.checks=<n> sets the checks per property,
