@@ -36,6 +36,8 @@ var goldenCases = []struct {
 	args []string
 }{
 	{"help", []string{"help"}},
+	{"runners", []string{"runners"}},
+	{"runners_help", []string{"runners", "-h"}},
 	{"no_args", nil},
 	{"unknown_command", []string{"frobnicate"}},
 	{"schedule_help", []string{"schedule", "--help"}},

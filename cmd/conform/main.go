@@ -12,6 +12,7 @@ import (
 	"github.com/allocsim/allocsim/cmd/conform/internal/alloccmd"
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
 	"github.com/allocsim/allocsim/cmd/conform/internal/jobcmd"
+	"github.com/allocsim/allocsim/cmd/conform/internal/runners"
 	"github.com/allocsim/allocsim/cmd/conform/internal/schedulecmd"
 )
 
@@ -46,6 +47,7 @@ func commands(env environment) []command {
 		{name: "agent", summary: agentcmd.Summary, run: agentcmd.Config{Local: env.local}.Run},
 		{name: "job run", summary: jobcmd.RunSummary, run: jobcmd.Run},
 		{name: "alloc pause", summary: alloccmd.PauseSummary, run: alloccmd.RunPause},
+		{name: "runners", summary: runners.Summary, run: runners.Run},
 	}
 }
 
