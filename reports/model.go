@@ -1,0 +1,165 @@
+package reports
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Status is one property's verdict for one runner.
+type Status string
+
+// Statuses.
+const (
+	// Pass: every check held.
+	Pass Status = "pass"
+	// Fail: the runner broke the property.
+	Fail Status = "fail"
+	// NotApplicable: the property is not in the runner's profile.
+	NotApplicable Status = "n/a"
+	// Error: the suite itself failed on the property (a harness bug).
+	Error Status = "error"
+)
+
+// Run is what one conformance run found.
+type Run struct {
+	// Suite names the suite ("allocsim"); Commit the commit checked, if
+	// known.
+	Suite  string `json:"suite"`
+	Commit string `json:"commit,omitempty"`
+	// Runners are the runners checked, in the order given.
+	Runners []Runner `json:"runners"`
+}
+
+// Runner is one runner's results.
+type Runner struct {
+	Name    string `json:"name"`
+	Profile string `json:"profile"`
+	// ExpectFail is set for mutants: the runner meets its expectation
+	// when it does not conform.
+	ExpectFail bool       `json:"expect_fail,omitempty"`
+	Properties []Property `json:"properties"`
+}
+
+// Property is one property's result for one runner.
+type Property struct {
+	// ID is the property ("SCHED-5/inside-windows-only"); Specs the SPEC
+	// IDs it enforces; Doc what it checks.
+	ID     string   `json:"id"`
+	Specs  []string `json:"specs,omitempty"`
+	Doc    string   `json:"doc,omitempty"`
+	Status Status   `json:"status"`
+	// Checks is how many scenarios ran; Truncated whether the budget cut
+	// them short.
+	Checks    int  `json:"checks"`
+	Truncated bool `json:"truncated,omitempty"`
+	// Seed and Check (1-based) locate the first failure; Violation is
+	// its one line, Message the whole failure as printed, Replay the
+	// command that reproduces it, Artifacts the files written.
+	Seed      uint64   `json:"seed,omitempty"`
+	Check     int      `json:"check,omitempty"`
+	Violation string   `json:"violation,omitempty"`
+	Message   string   `json:"message,omitempty"`
+	Replay    string   `json:"replay,omitempty"`
+	Artifacts []string `json:"artifacts,omitempty"`
+	// Elapsed is the real time it took.
+	Elapsed time.Duration `json:"elapsed_ns"`
+}
+
+// Area is the SPEC area of the property ("SCHED" of "SCHED-5/...").
+func (p Property) Area() string {
+	spec, _, _ := strings.Cut(p.ID, "/")
+	if i := strings.LastIndexByte(spec, '-'); i > 0 {
+		return spec[:i]
+	}
+	return spec
+}
+
+// Conforms reports whether no property failed or errored.
+func (r Runner) Conforms() bool {
+	for _, p := range r.Properties {
+		if p.Status == Fail || p.Status == Error {
+			return false
+		}
+	}
+	return true
+}
+
+// MeetsExpectation reports whether the runner did what the suite expects
+// of it: conform, or, for a mutant, fail (a harness error never meets it).
+func (r Runner) MeetsExpectation() bool {
+	for _, p := range r.Properties {
+		if p.Status == Error {
+			return false
+		}
+	}
+	return r.Conforms() != r.ExpectFail
+}
+
+// Count returns how many properties have status s.
+func (r Runner) Count(s Status) int {
+	n := 0
+	for _, p := range r.Properties {
+		if p.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Failures returns the failed and errored properties, in order.
+func (r Runner) Failures() []Property {
+	var out []Property
+	for _, p := range r.Properties {
+		if p.Status == Fail || p.Status == Error {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Areas returns every SPEC area of the run's properties, sorted.
+func (run Run) Areas() []string {
+	var out []string
+	for _, r := range run.Runners {
+		for _, p := range r.Properties {
+			out = append(out, p.Area())
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// AreaStatus is runner r's verdict for one SPEC area: fail (or error) if
+// any of its properties did, else pass if any passed, else n/a.
+func (r Runner) AreaStatus(area string) Status {
+	st := NotApplicable
+	for _, p := range r.Properties {
+		if p.Area() != area {
+			continue
+		}
+		st = worse(st, p.Status)
+	}
+	return st
+}
+
+// rank orders statuses from best to worst for AreaStatus.
+var rank = map[Status]int{NotApplicable: 0, Pass: 1, Fail: 2, Error: 3}
+
+func worse(a, b Status) Status {
+	if cmp.Compare(rank[b], rank[a]) > 0 {
+		return b
+	}
+	return a
+}
+
+// OK reports whether every runner met its expectation.
+func (run Run) OK() bool {
+	for _, r := range run.Runners {
+		if !r.MeetsExpectation() {
+			return false
+		}
+	}
+	return true
+}
