@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/telemetry"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/sim/trace"
 )
@@ -19,11 +20,7 @@ const (
 	portTaskDirBuild = "task_dir Build"
 	rpcUpdateAlloc   = structs.RPCNodeUpdateAlloc
 	rpcGetAllocs     = structs.RPCNodeGetClientAllocs
-	hookVolumes      = "volumes"
 )
-
-// noMountPrefix is HOOKRES-3's message before the alias.
-var noMountPrefix = hookVolumes + ": " + strings.TrimSuffix(structs.FmtNoCSIMount, "%s")
 
 // Volumes tells the hook-resource builder an alloc's CSI aliases: its
 // group's (what the CSI hook mounts and sets) and those a task mounts
@@ -93,7 +90,7 @@ func HookResourcesFromTrace(recs []trace.Record, start time.Time, vols Volumes) 
 			marks = append(marks, point("crashes", ts(r.At), "client crash", r.String()))
 		case r.Kind == trace.KindFault:
 			marks = append(marks, point("faults", ts(r.At), strings.TrimSpace(r.Op+" "+r.Msg), r.String()))
-		case inc == 0:
+		case inc == 0: // before the first client start: no hook resources yet
 		case r.Kind == trace.KindPort && r.Msg == "ok" && r.Op == portCSIMount:
 			if mounted[k] == nil {
 				mounted[k] = map[string]time.Time{}
@@ -117,9 +114,10 @@ func HookResourcesFromTrace(recs []trace.Record, start time.Time, vols Volumes) 
 			if json.Unmarshal(r.Data, &e) != nil {
 				continue
 			}
-			alias, ok := strings.CutPrefix(e.Message, noMountPrefix)
+			hook, hookErr, _ := structs.SplitHookFailed(e.Message)
+			alias, ok := structs.MissingCSIMount(hookErr)
 			at, err := time.Parse(trace.TimeFormat, e.Time)
-			if !ok || err != nil || at.Before(incStart[inc]) {
+			if hook != telemetry.HookVolumes || !ok || err != nil || at.Before(incStart[inc]) {
 				continue // another failure, or a restored event of an earlier incarnation
 			}
 			read(k, r.Task, alias, at, "Task hook failed: "+e.Message)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/sim"
 	"github.com/allocsim/allocsim/sim/trace"
 )
 
@@ -117,5 +118,14 @@ func TestServerViewFromTrace(t *testing.T) {
 				t.Errorf("verdict %v, want %v: %s", res.Verdict, tc.verdict, res)
 			}
 		})
+	}
+}
+
+// TestTraceVocabulary: the builders read the simulator's record names.
+func TestTraceVocabulary(t *testing.T) {
+	for got, want := range map[string]string{portCSIMount: sim.PortCSIMount, portTaskDirBuild: sim.PortTaskDirBuild} {
+		if got != want {
+			t.Errorf("linearizability reads port %q, the simulator writes %q", got, want)
+		}
 	}
 }

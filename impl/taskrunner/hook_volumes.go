@@ -3,7 +3,6 @@ package taskrunner
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/interfaces"
@@ -24,7 +23,7 @@ var _ interfaces.TaskPrestartHook = (*volumesHook)(nil)
 func (*volumesHook) Name() string { return hookNameVolumes }
 
 func (h *volumesHook) Prestart(_ context.Context, req *interfaces.TaskPrestartRequest, _ *interfaces.TaskPrestartResponse) error {
-	aliases := csiAliases(req.Task, h.group())
+	aliases := h.group().TaskCSIAliases(req.Task) // sorted (HOOKRES-3, DET-2)
 	if len(aliases) == 0 {
 		return nil
 	}
@@ -35,24 +34,4 @@ func (h *volumesHook) Prestart(_ context.Context, req *interfaces.TaskPrestartRe
 		}
 	}
 	return nil
-}
-
-// csiAliases returns the group aliases of the CSI volumes task mounts,
-// sorted and without duplicates (DET-2). Mounts of unknown aliases and of
-// other volume types are not this hook's concern.
-func csiAliases(task *structs.Task, tg *structs.TaskGroup) []string {
-	if task == nil || tg == nil {
-		return nil
-	}
-	var out []string
-	for _, m := range task.VolumeMounts {
-		if m == nil {
-			continue
-		}
-		if v := tg.Volumes[m.Volume]; v != nil && v.Type == structs.VolumeTypeCSI {
-			out = append(out, m.Volume)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }

@@ -215,15 +215,3 @@ func TestValidateTask(t *testing.T) {
 	}
 	must.NoError(t, validateTask(&structs.Task{Name: "a", Driver: "d"}))
 }
-
-func TestCSIAliases(t *testing.T) {
-	tg := &structs.TaskGroup{Volumes: map[string]*structs.VolumeRequest{
-		"b": {Type: structs.VolumeTypeCSI}, "a": {Type: structs.VolumeTypeCSI}, "h": {Type: "host"},
-	}}
-	task := &structs.Task{VolumeMounts: []*structs.VolumeMount{
-		{Volume: "b"}, nil, {Volume: "h"}, {Volume: "a"}, {Volume: "b"}, {Volume: "unknown"},
-	}}
-	must.Eq(t, []string{"a", "b"}, csiAliases(task, tg))
-	must.SliceEmpty(t, csiAliases(nil, tg))
-	must.SliceEmpty(t, csiAliases(task, nil))
-}

@@ -3,6 +3,7 @@ package structs
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -66,6 +67,23 @@ const (
 	// HOOKRES-4 requires none).
 	FmtHookPanic = "panic: %v"
 )
+
+// SplitHookFailed splits a `Task hook failed` Message
+// (FmtHookFailedMessage) into the hook's name and its error.
+func SplitHookFailed(message string) (hook, err string, ok bool) {
+	return strings.Cut(message, ": ")
+}
+
+// MissingCSIMount returns the alias of a FmtNoCSIMount error
+// (HOOKRES-3).
+func MissingCSIMount(err string) (alias string, ok bool) {
+	return strings.CutPrefix(err, strings.TrimSuffix(FmtNoCSIMount, "%s"))
+}
+
+// IsHookPanic reports whether err is a panicking hook's (FmtHookPanic).
+func IsHookPanic(err string) bool {
+	return strings.HasPrefix(err, strings.TrimSuffix(FmtHookPanic, "%v"))
+}
 
 // TaskEvent is DATA-7. Time is Unix nanoseconds from the injected clock.
 type TaskEvent struct {

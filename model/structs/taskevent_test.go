@@ -2,6 +2,7 @@ package structs
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -95,4 +96,26 @@ func TestEventDetails(t *testing.T) {
 	c.Details["message"] = "changed"
 	must.EqOp(t, "m", e.Details["message"])
 	must.Nil(t, (*TaskEvent)(nil).Copy())
+}
+
+// TestHookFailedTexts: the parsers read back what the formats write.
+func TestHookFailedTexts(t *testing.T) {
+	msg := fmt.Sprintf(FmtHookFailedMessage, "volumes", fmt.Errorf(FmtNoCSIMount, "data"))
+	hook, err, ok := SplitHookFailed(msg)
+	if !ok || hook != "volumes" {
+		t.Fatalf("SplitHookFailed(%q) = %q, %q, %v", msg, hook, err, ok)
+	}
+	if alias, ok := MissingCSIMount(err); !ok || alias != "data" {
+		t.Errorf("MissingCSIMount(%q) = %q, %v, want data", err, alias, ok)
+	}
+	if IsHookPanic(err) {
+		t.Errorf("IsHookPanic(%q) = true", err)
+	}
+	panicked := fmt.Sprintf(FmtHookPanic, "runtime error: invalid memory address or nil pointer dereference")
+	if !IsHookPanic(panicked) {
+		t.Errorf("IsHookPanic(%q) = false", panicked)
+	}
+	if _, ok := MissingCSIMount(panicked); ok {
+		t.Errorf("MissingCSIMount(%q) matched", panicked)
+	}
 }

@@ -3,18 +3,12 @@ package hookres
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/telemetry"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 )
-
-// hookVolumes is AR-5's volumes hook; noMountPrefix HOOKRES-3's message
-// before the alias.
-const hookVolumes = "volumes"
-
-var noMountPrefix = strings.TrimSuffix(structs.FmtNoCSIMount, "%s")
 
 // checkMissingMounts checks, for each event appended at the instant, that
 // a volumes prestart failure about a missing mount names one of the
@@ -23,11 +17,11 @@ var noMountPrefix = strings.TrimSuffix(structs.FmtNoCSIMount, "%s")
 func checkMissingMounts(v *prop.View, feed *prop.EventFeed) {
 	for _, ne := range feed.Next(v) {
 		e := ne.Event
-		hook, msg, ok := strings.Cut(e.Message, ": ")
-		if e.Type != structs.TaskHookFailed || !ok || hook != hookVolumes {
+		hook, msg, ok := structs.SplitHookFailed(e.Message)
+		if e.Type != structs.TaskHookFailed || !ok || hook != telemetry.HookVolumes {
 			continue
 		}
-		alias, isMissing := strings.CutPrefix(msg, noMountPrefix)
+		alias, isMissing := structs.MissingCSIMount(msg)
 		switch aliases := csiAliases(v, ne.Key.Alloc, ne.Key.Task); {
 		case !isMissing:
 			continue // another failure of the hook (a panic is HOOKRES-4/no-nil-read's)
@@ -55,36 +49,17 @@ func groupAliases(v *prop.View, id string) []string {
 	if a == nil || a.Job == nil {
 		return nil
 	}
-	tg := a.Job.LookupTaskGroup(a.TaskGroup)
-	if tg == nil {
-		return nil
-	}
-	var out []string
-	for alias, vol := range tg.Volumes {
-		if vol != nil && vol.Type == structs.VolumeTypeCSI {
-			out = append(out, alias)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return a.Job.LookupTaskGroup(a.TaskGroup).CSIAliases()
 }
 
-// csiAliases are the group CSI aliases task mounts, sorted, without
-// duplicates (HOOKRES-3's order).
+// csiAliases are the group CSI aliases task mounts, sorted (HOOKRES-3's
+// order).
 func csiAliases(v *prop.View, id, task string) []string {
-	t := v.Task(id, task)
-	group := groupAliases(v, id)
-	if t == nil {
+	a := v.ServerAlloc(id)
+	if a == nil || a.Job == nil {
 		return nil
 	}
-	var out []string
-	for _, m := range t.VolumeMounts {
-		if m != nil && slices.Contains(group, m.Volume) {
-			out = append(out, m.Volume)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return a.Job.LookupTaskGroup(a.TaskGroup).TaskCSIAliases(v.Task(id, task))
 }
 
 // at is a history timestamp as an instant of the run.

@@ -1,7 +1,6 @@
 package hookres
 
 import (
-	"bytes"
 	"strings"
 	"time"
 
@@ -74,10 +73,7 @@ func checkHistories(v *prop.View, start time.Time) {
 		v.Violate(x)
 		return
 	}
-	var html bytes.Buffer
-	if res.CanVisualize() && res.VisualizeTo(&html) == nil {
-		v.Attach(VisualizationSuffix, html.Bytes())
-	}
+	v.AttachVisualization(res, VisualizationSuffix)
 	notes := make([]string, len(ops))
 	for i, o := range ops {
 		notes[i] = o.Note

@@ -2,7 +2,6 @@ package hookres
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
@@ -34,17 +33,14 @@ var noNilRead = prop.Property{
 	},
 }
 
-// panicPrefix is what FmtHookPanic renders before the panic value.
-var panicPrefix = strings.TrimSuffix(structs.FmtHookPanic, "%v")
-
 // panicked reports whether e is a `Task hook failed` event of a hook that
 // panicked, with the hook's name and the message.
 func panicked(e *structs.TaskEvent) (hook, msg string, ok bool) {
 	if e == nil || e.Type != structs.TaskHookFailed {
 		return "", "", false
 	}
-	hook, rest, found := strings.Cut(e.Message, ": ")
-	if !found || !strings.HasPrefix(rest, panicPrefix) {
+	hook, rest, found := structs.SplitHookFailed(e.Message)
+	if !found || !structs.IsHookPanic(rest) {
 		return "", "", false
 	}
 	return hook, e.Message, true

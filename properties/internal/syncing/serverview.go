@@ -1,7 +1,6 @@
 package syncing
 
 import (
-	"bytes"
 	"time"
 
 	"github.com/allocsim/allocsim/linearizability"
@@ -30,10 +29,7 @@ func checkServerView(v *prop.View) {
 	case res.Verdict == linearizability.Unknown:
 		v.Violatef(res.Key, "", "server view of the alloc's ClientStatus", res.String(), "Ok (a timeout is not a pass)")
 	case res.Verdict == linearizability.Illegal:
-		var html bytes.Buffer
-		if res.CanVisualize() && res.VisualizeTo(&html) == nil {
-			v.Attach(VisualizationSuffix, html.Bytes())
-		}
+		v.AttachVisualization(res, VisualizationSuffix)
 		v.Violatef(res.Key, "", "server view of the alloc's ClientStatus", res.String(),
 			"a register: every pull reply shows the newest acknowledged status or one in flight (porcupine's visualization is among the artifacts, *"+VisualizationSuffix+")")
 	}
