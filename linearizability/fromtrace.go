@@ -14,14 +14,6 @@ import (
 	"github.com/allocsim/allocsim/sim/trace"
 )
 
-// Trace vocabulary the builders read (sim's record shapes).
-const (
-	portCSIMount     = "csi MountVolume"
-	portTaskDirBuild = "task_dir Build"
-	rpcUpdateAlloc   = structs.RPCNodeUpdateAlloc
-	rpcGetAllocs     = structs.RPCNodeGetClientAllocs
-)
-
 // Volumes tells the hook-resource builder an alloc's CSI aliases: its
 // group's (what the CSI hook mounts and sets) and those a task mounts
 // (what its volumes prestart checks), each sorted.
@@ -81,17 +73,17 @@ func HookResourcesFromTrace(recs []trace.Record, start time.Time, vols Volumes) 
 	for _, r := range recs {
 		k := key{r.Alloc, inc}
 		switch {
-		case r.Kind == trace.KindWorld && r.Msg == "client_start":
+		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientStart:
 			var d struct{ Incarnation int }
 			if json.Unmarshal(r.Data, &d) == nil && d.Incarnation > 0 {
 				inc, incStart[d.Incarnation] = d.Incarnation, r.At
 			}
-		case r.Kind == trace.KindWorld && r.Msg == "client_crash":
+		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientCrash:
 			marks = append(marks, point("crashes", ts(r.At), "client crash", r.String()))
 		case r.Kind == trace.KindFault:
 			marks = append(marks, point("faults", ts(r.At), strings.TrimSpace(r.Op+" "+r.Msg), r.String()))
 		case inc == 0: // before the first client start: no hook resources yet
-		case r.Kind == trace.KindPort && r.Msg == "ok" && r.Op == portCSIMount:
+		case r.Kind == trace.KindPort && r.Msg == "ok" && r.Op == trace.PortCSIMount:
 			if mounted[k] == nil {
 				mounted[k] = map[string]time.Time{}
 			}
@@ -102,7 +94,7 @@ func HookResourcesFromTrace(recs []trace.Record, start time.Time, vols Volumes) 
 						Note: fmt.Sprintf("csi_hook may set the complete map %v from %s on (its last mount returned)", slices.Sorted(maps.Keys(m)), clock(last))})
 				}
 			}
-		case r.Kind == trace.KindPort && r.Op == portTaskDirBuild && r.Msg != "invoke":
+		case r.Kind == trace.KindPort && r.Op == trace.PortTaskDirBuild && r.Msg != "invoke":
 			if lastBuild[k] == nil {
 				lastBuild[k] = map[string]time.Time{}
 			}
@@ -175,7 +167,7 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 		}
 	}
 	for _, r := range recs {
-		if r.Kind == trace.KindWorld && r.Msg == "client_crash" {
+		if r.Kind == trace.KindWorld && r.Msg == trace.MsgClientCrash {
 			inflight, pulls = nil, nil // cut calls leave no trace; their stores stay Open
 			continue
 		}
@@ -183,7 +175,7 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 			continue
 		}
 		switch {
-		case r.Op == rpcUpdateAlloc && r.Msg == "send":
+		case r.Op == structs.RPCNodeUpdateAlloc && r.Msg == "send":
 			var d struct{ Allocs []rpcAlloc }
 			_ = json.Unmarshal(r.Data, &d)
 			c := &call{overlapped: len(inflight) > 0}
@@ -197,7 +189,7 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 					Note: fmt.Sprintf("Node.UpdateAlloc sent %s at %s", a.ClientStatus, clock(r.At))})
 			}
 			inflight = append(inflight, c)
-		case r.Op == rpcUpdateAlloc && (r.Msg == "reply" || r.Msg == "fail") && len(inflight) > 0:
+		case r.Op == structs.RPCNodeUpdateAlloc && (r.Msg == "reply" || r.Msg == "fail") && len(inflight) > 0:
 			c := inflight[0]
 			inflight = inflight[1:]
 			if r.Msg == "reply" && !c.overlapped {
@@ -206,9 +198,9 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 					out[i].Note += ", acknowledged at " + clock(r.At)
 				}
 			}
-		case r.Op == rpcGetAllocs && r.Msg == "send":
+		case r.Op == structs.RPCNodeGetClientAllocs && r.Msg == "send":
 			pulls = append(pulls, r.At)
-		case r.Op == rpcGetAllocs && r.Msg == "reply" && len(pulls) > 0:
+		case r.Op == structs.RPCNodeGetClientAllocs && r.Msg == "reply" && len(pulls) > 0:
 			from := pulls[0]
 			pulls = pulls[1:]
 			var d struct{ Allocs []rpcAlloc }
@@ -218,7 +210,7 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 				out = append(out, Op{Client: 2, Call: ts(from), Return: ts(r.At), Input: ReadState{Alloc: a.ID},
 					Output: StateSeen{Value: a.ClientStatus}, Note: fmt.Sprintf("Node.GetClientAllocs read %s by %s", a.ClientStatus, clock(r.At))})
 			}
-		case r.Op == rpcGetAllocs && r.Msg == "fail" && len(pulls) > 0:
+		case r.Op == structs.RPCNodeGetClientAllocs && r.Msg == "fail" && len(pulls) > 0:
 			pulls = pulls[1:]
 		}
 	}

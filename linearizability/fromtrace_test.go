@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
-	"github.com/allocsim/allocsim/sim"
 	"github.com/allocsim/allocsim/sim/trace"
 )
 
@@ -38,7 +37,7 @@ func TestHookResourcesFromTrace(t *testing.T) {
 	start := rec(0, trace.KindWorld, "", "", "", "client_start", map[string]int{"incarnation": 1})
 	restart := rec(10, trace.KindWorld, "", "", "", "client_start", map[string]int{"incarnation": 2})
 	mount := func(sec float64, alias string) trace.Record {
-		return rec(sec, trace.KindPort, "a1", alias, portCSIMount, "ok", map[string]int{"incarnation": 1})
+		return rec(sec, trace.KindPort, "a1", alias, trace.PortCSIMount, "ok", map[string]int{"incarnation": 1})
 	}
 	cases := []struct {
 		name    string
@@ -118,14 +117,5 @@ func TestServerViewFromTrace(t *testing.T) {
 				t.Errorf("verdict %v, want %v: %s", res.Verdict, tc.verdict, res)
 			}
 		})
-	}
-}
-
-// TestTraceVocabulary: the builders read the simulator's record names.
-func TestTraceVocabulary(t *testing.T) {
-	for got, want := range map[string]string{portCSIMount: sim.PortCSIMount, portTaskDirBuild: sim.PortTaskDirBuild} {
-		if got != want {
-			t.Errorf("linearizability reads port %q, the simulator writes %q", got, want)
-		}
 	}
 }

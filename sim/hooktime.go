@@ -29,10 +29,10 @@ import (
 
 // Port call operations (PortCall.Op).
 const (
-	PortAllocDirBuild = "alloc_dir Build"
-	PortTaskDirBuild  = "task_dir Build"
-	PortCSIMount      = "csi MountVolume"
-	PortCSIUnmount    = "csi UnmountVolume"
+	PortAllocDirBuild = trace.PortAllocDirBuild
+	PortTaskDirBuild  = trace.PortTaskDirBuild
+	PortCSIMount      = trace.PortCSIMount
+	PortCSIUnmount    = trace.PortCSIUnmount
 )
 
 // PortCall is one call a live client incarnation made on a world port.

@@ -91,7 +91,7 @@ func (w *World) startIncarnation() error {
 			err = inc.client.Start()
 		}
 	})
-	w.emit(trace.KindWorld, "client_start", map[string]any{"incarnation": inc.n, "error": errString(err)})
+	w.emit(trace.KindWorld, trace.MsgClientStart, map[string]any{"incarnation": inc.n, "error": errString(err)})
 	if err != nil {
 		w.mu.Lock()
 		w.inc = nil
@@ -128,7 +128,7 @@ func (w *World) Crash() error {
 	w.inc = nil
 	inc.alive.Store(false)
 	w.mu.Unlock()
-	w.emit(trace.KindWorld, "client_crash", map[string]any{"incarnation": inc.n})
+	w.emit(trace.KindWorld, trace.MsgClientCrash, map[string]any{"incarnation": inc.n})
 	w.srv.Connect(w.node.NodeID, nil)
 	if err := w.reopenDB(inc); err != nil {
 		return err

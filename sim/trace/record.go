@@ -32,6 +32,20 @@ const (
 	KindHookMetric Kind = "hook_metric" // one hook telemetry emission, as it is made
 )
 
+// Record vocabulary readers match on (the simulator writes these).
+const (
+	// MsgClientStart and MsgClientCrash are KindWorld messages of a
+	// client incarnation's start and crash (Data: {"incarnation": n}).
+	MsgClientStart = "client_start"
+	MsgClientCrash = "client_crash"
+	// The KindPort operations (Op): alloc dir, task dir and CSI port
+	// calls.
+	PortAllocDirBuild = "alloc_dir Build"
+	PortTaskDirBuild  = "task_dir Build"
+	PortCSIMount      = "csi MountVolume"
+	PortCSIUnmount    = "csi UnmountVolume"
+)
+
 var kindRank = map[Kind]int{
 	KindWorld: 0, KindFault: 1, KindAPI: 2, KindJob: 3, KindServer: 4,
 	KindRPC: 5, KindCSI: 6, KindDriver: 7, KindStateDB: 8, KindAlloc: 9,

@@ -115,7 +115,7 @@ func (c *ackChecker) settled(v *prop.View) {
 		switch {
 		case r.Kind == trace.KindStateDB && r.Op == "put acknowledged_state" && r.Msg == "ok":
 			c.ackAt[r.Alloc] = r.At
-		case r.Kind == trace.KindWorld && r.Msg == "client_crash":
+		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientCrash:
 			c.crashed(v)
 		}
 	}
