@@ -2,6 +2,8 @@ package properties
 
 import (
 	"flag"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -13,6 +15,10 @@ var (
 	flagChecks    = intFlag("allocsim.checks", "scenarios per property (0: the option's, else DefaultChecks)")
 	flagBudget    = durationFlag("allocsim.budget", "real-time budget of the suite (0: the option's, else DefaultBudget)")
 	flagArtifacts = stringFlag("allocsim.artifacts", "directory for failing runs' traces (default: t.ArtifactDir())")
+	flagProperty  = stringFlag("allocsim.property", "comma-separated property IDs or SPEC IDs to run (as WithProperty)")
+	flagSpecs     = stringFlag("allocsim.specs", "comma-separated SPEC IDs: run the properties that enforce one (as WithSpecs)")
+	flagShard     = stringFlag("allocsim.shard", "i/n: run shard i of n of the selected properties (as WithShard)")
+	flagSeeds     = stringFlag("allocsim.seeds", "lo..hi: check seeds lo to hi of each property (as WithSeedRange)")
 )
 
 func uint64Flag(name, usage string) *uint64 {
@@ -60,5 +66,27 @@ func (c *config) applyFlags() {
 	}
 	if *flagArtifacts != "" {
 		c.artifactDir = *flagArtifacts
+	}
+	if *flagProperty != "" {
+		c.property = strings.Split(*flagProperty, ",")
+	}
+	if *flagSpecs != "" {
+		c.specs = strings.Split(*flagSpecs, ",")
+	}
+	if *flagSeeds != "" {
+		var lo, hi uint64
+		if _, err := fmt.Sscanf(strings.Replace(*flagSeeds, "..", " ", 1), "%d %d", &lo, &hi); err != nil {
+			c.errs = append(c.errs, fmt.Errorf("properties: -allocsim.seeds=%q: want lo..hi", *flagSeeds))
+			return
+		}
+		WithSeedRange(lo, hi)(c)
+	}
+	if *flagShard != "" {
+		var i, n int
+		if _, err := fmt.Sscanf(*flagShard, "%d/%d", &i, &n); err != nil {
+			c.errs = append(c.errs, fmt.Errorf("properties: -allocsim.shard=%q: want i/n", *flagShard))
+			return
+		}
+		WithShard(i, n)(c)
 	}
 }

@@ -3,6 +3,8 @@ package properties
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/allocsim/allocsim/properties/internal/prop"
@@ -40,8 +42,13 @@ type config struct {
 	profile     string
 	checks      int
 	seed        uint64
+	seedsFrom   uint64
+	seedsTo     uint64
 	base        uint64
-	property    string
+	property    []string
+	specs       []string
+	shard       int
+	shards      int
 	artifactDir string
 	faults      []faults.Class
 	budget      time.Duration
@@ -87,16 +94,55 @@ func WithChecks(n int) Option {
 }
 
 // WithSeed replays one seed: each selected property runs that seed's
-// scenario only (a failure's replay command sets it).
+// scenario only (a failure's replay command sets it). With an artifact
+// directory (WithArtifactDir, -allocsim.artifacts) the replayed run's
+// trace and scenario are written there whether it fails or not, at
+// ArtifactBase.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
+
+// WithSeedRange checks the scenarios of seeds lo..hi (inclusive) of each
+// selected property instead of drawn ones: a seed sweep, each seed
+// replayable with WithSeed. A property stops at its first failing seed.
+func WithSeedRange(lo, hi uint64) Option {
+	return func(c *config) {
+		if lo == 0 || hi < lo {
+			c.errs = append(c.errs, fmt.Errorf("properties: seed range %d..%d: want 1 ≤ lo ≤ hi", lo, hi))
+			return
+		}
+		c.seedsFrom, c.seedsTo = lo, hi
+	}
+}
 
 // WithBaseSeed changes the base the check seeds derive from (the default
 // explores the same scenarios on every run).
 func WithBaseSeed(base uint64) Option { return func(c *config) { c.base = base } }
 
-// WithProperty runs only the properties whose ID is id or starts with
-// id + "/" (a SPEC ID selects all of its properties).
-func WithProperty(id string) Option { return func(c *config) { c.property = id } }
+// WithProperty runs only the properties whose ID is one of ids or starts
+// with one of them + "/" (a SPEC ID selects all of its properties).
+func WithProperty(ids ...string) Option {
+	return func(c *config) { c.property = append(c.property, ids...) }
+}
+
+// WithSpecs runs only the properties that enforce one of these SPEC IDs
+// (a property's Specs, as List gives them): WithSpecs("SCHED-4") selects
+// the SCHED-5 properties that check zones too. With WithProperty, a
+// property must match both.
+func WithSpecs(ids ...string) Option {
+	return func(c *config) { c.specs = append(c.specs, ids...) }
+}
+
+// WithShard runs shard i of n (1 ≤ i ≤ n): of the properties the other
+// options select, in suite order, the k-th (from 0) when k mod n = i-1.
+// n shards together run each property once.
+func WithShard(i, n int) Option {
+	return func(c *config) {
+		if n < 1 || i < 1 || i > n {
+			c.errs = append(c.errs, fmt.Errorf("properties: shard %d/%d: want 1 ≤ i ≤ n", i, n))
+			return
+		}
+		c.shard, c.shards = i, n
+	}
+}
 
 // WithFreeRunning runs every scenario with the world's holds released
 // (sim.HoldNone): the runner's goroutines race freely within an instant,
@@ -142,13 +188,39 @@ func WithStall(d time.Duration) Option { return func(c *config) { c.stall = d } 
 // (default "."), e.g. "./conform".
 func WithPackage(pkg string) Option { return func(c *config) { c.pkg = pkg } }
 
-func (c config) selects(p prop.Property) bool {
+func (c config) selects(p prop.Property) bool { return c.inProfile(p) && c.matches(p) }
+
+// inProfile reports whether p is in c's profile.
+func (c config) inProfile(p prop.Property) bool {
 	pr := prop.Full
 	if c.profile == ProfileClientCommunication {
 		pr = prop.ClientCommunication
 	}
-	if !p.In(pr) {
+	return p.In(pr)
+}
+
+// matches reports whether c's property filters (IDs or SPEC IDs, and
+// enforced SPEC IDs) match p.
+func (c config) matches(p prop.Property) bool {
+	if len(c.specs) > 0 && !slices.ContainsFunc(p.Specs, func(s string) bool { return slices.Contains(c.specs, s) }) {
 		return false
 	}
-	return c.property == "" || p.ID == c.property || len(p.ID) > len(c.property) && p.ID[:len(c.property)+1] == c.property+"/"
+	if len(c.property) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(c.property, func(id string) bool {
+		return p.ID == id || strings.HasPrefix(p.ID, id+"/")
+	})
+}
+
+// selection describes c's filters for errors.
+func (c config) selection() string {
+	s := fmt.Sprintf("profile %q, property %q", c.profile, strings.Join(c.property, ","))
+	if len(c.specs) > 0 {
+		s += fmt.Sprintf(", specs %q", strings.Join(c.specs, ","))
+	}
+	if c.shards > 0 {
+		s += fmt.Sprintf(", shard %d/%d", c.shard, c.shards)
+	}
+	return s
 }

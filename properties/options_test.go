@@ -1,6 +1,7 @@
 package properties_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,6 +63,69 @@ func TestListNamesEveryPropertyBySpecID(t *testing.T) {
 		spec, name, ok := strings.Cut(p.ID, "/")
 		if !ok || name == "" || len(p.Specs) == 0 || p.Specs[0] != spec || p.Doc == "" {
 			t.Errorf("property %q: want ID <SPEC-ID>/<name>, Specs starting with the SPEC ID, a Doc; got %+v", p.ID, p)
+		}
+	}
+}
+
+// TestSpecsAndShardSelect: WithSpecs selects the properties enforcing a
+// SPEC ID; n shards split the selection in suite order, out-of-profile
+// properties counted, and together run each once.
+func TestSpecsAndShardSelect(t *testing.T) {
+	var matching []properties.Info
+	for _, p := range properties.List() {
+		if slices.Contains(p.Specs, "SYNC-5") {
+			matching = append(matching, p)
+		}
+	}
+	var all []string
+	for shard := 1; shard <= 2; shard++ {
+		rep := properties.Check(reference.Minimal, properties.WithProfile(properties.ProfileClientCommunication),
+			properties.WithSpecs("SYNC-5"), properties.WithShard(shard, 2), properties.WithChecks(1))
+		if rep.Err != nil {
+			t.Fatal(rep.Err)
+		}
+		var want, got []string
+		for k, p := range matching {
+			if k%2 == shard-1 && p.ClientCommunication {
+				want = append(want, p.ID)
+			}
+		}
+		for _, r := range rep.Results {
+			got = append(got, r.ID)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("shard %d/2 ran %q, want %q", shard, got, want)
+		}
+		all = append(all, got...)
+	}
+	if len(all) == 0 {
+		t.Fatal("no SYNC-5 property in the client-communication profile")
+	}
+	slices.Sort(all)
+	if len(slices.Compact(all)) != len(all) {
+		t.Errorf("a property ran in both shards: %q", all)
+	}
+	rep := properties.Check(reference.Minimal, properties.WithShard(3, 2))
+	if rep.Err == nil || !strings.Contains(rep.Err.Error(), "shard 3/2") {
+		t.Errorf("WithShard(3, 2): err = %v", rep.Err)
+	}
+}
+
+// TestSeedRangeChecksThoseSeeds: a seed range runs exactly its seeds, in
+// order, and a bad range is an error.
+func TestSeedRangeChecksThoseSeeds(t *testing.T) {
+	rep := properties.Check(reference.Minimal, properties.WithProfile(properties.ProfileClientCommunication),
+		properties.WithProperty("SYNC-5/nothing-before-contact"), properties.WithSeedRange(40, 43))
+	if rep.Err != nil {
+		t.Fatal(rep.Err)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Checks != 4 {
+		t.Fatalf("seeds 40..43: %+v", rep.Results)
+	}
+	for _, bad := range [][2]uint64{{0, 3}, {5, 4}} {
+		rep := properties.Check(reference.Minimal, properties.WithSeedRange(bad[0], bad[1]))
+		if rep.Err == nil || !strings.Contains(rep.Err.Error(), "seed range") {
+			t.Errorf("WithSeedRange(%d, %d): err = %v", bad[0], bad[1], rep.Err)
 		}
 	}
 }

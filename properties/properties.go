@@ -15,7 +15,10 @@ import (
 // Run checks factory against every selected property, one subtest per
 // property under one per SPEC ID ("SCHED-5/inside-windows-only"). A
 // broken property fails its subtest with the failure's full text and
-// attaches the seed (t.Attr "allocsim.seed"); the others run on.
+// attaches the seed (t.Attr "allocsim.seed"); the others run on. A
+// property the option's filter selects but the profile leaves out is a
+// skipped subtest ("not applicable"). Each subtest carries the Attr*
+// attributes.
 func Run(t *testing.T, factory interfaces.Factory, opts ...Option) {
 	t.Helper()
 	c := newConfig(opts)
@@ -25,13 +28,20 @@ func Run(t *testing.T, factory interfaces.Factory, opts ...Option) {
 	}
 	props := c.selected()
 	if len(props) == 0 {
-		t.Fatalf("properties: no property selected (profile %q, property %q)", c.profile, c.property)
+		t.Fatalf("properties: no property selected (%s)", c.selection())
 	}
 	budget := newBudget(c.budget, len(props))
-	for _, group := range bySpec(props) {
+	matching := c.matching()
+	t.Attr(AttrProperties, fmt.Sprint(len(matching)))
+	for _, group := range bySpec(matching) {
 		t.Run(group[0].Spec(), func(t *testing.T) {
 			for _, p := range group {
 				t.Run(strings.TrimPrefix(p.ID, p.Spec()+"/"), func(t *testing.T) {
+					t.Attr(AttrSpecs, strings.Join(p.Specs, ","))
+					t.Attr(AttrDoc, strings.Join(strings.Fields(p.Doc), " "))
+					if !c.inProfile(p) {
+						t.Skipf("not applicable: not in the %s profile", c.profile)
+					}
 					dir := c.artifactDir
 					if dir == "" {
 						dir = t.ArtifactDir()
@@ -64,7 +74,7 @@ func Check(factory interfaces.Factory, opts ...Option) Report {
 	}
 	props := c.selected()
 	if len(props) == 0 {
-		rep.Err = fmt.Errorf("properties: no property selected (profile %q, property %q)", c.profile, c.property)
+		rep.Err = fmt.Errorf("properties: no property selected (%s)", c.selection())
 		return rep
 	}
 	budget := newBudget(c.budget, len(props))
@@ -83,7 +93,8 @@ func Check(factory interfaces.Factory, opts ...Option) Report {
 // explore is the exploration config of one property.
 func (c config) explore(f interfaces.Factory, deadline time.Time, dir string, replay func(uint64) string) prop.Config {
 	return prop.Config{
-		Factory: f, Checks: c.checks, Base: c.base, Seed: c.seed, Faults: c.faults, Deadline: deadline,
+		Factory: f, Checks: c.checks, Base: c.base, Seed: c.seed, SeedsFrom: c.seedsFrom, SeedsTo: c.seedsTo,
+		Faults: c.faults, Deadline: deadline,
 		ShrinkRuns: c.shrinkRuns, ArtifactDir: dir, Replay: replay, Stall: c.stall, FreeRunning: c.freeRunning,
 	}
 }
@@ -98,14 +109,16 @@ func keepsArtifacts() bool {
 // report fails t with res's failure.
 func report(t *testing.T, res prop.Result) {
 	t.Helper()
+	t.Attr(AttrChecks, fmt.Sprint(res.Checks))
 	if res.Truncated {
+		t.Attr(AttrTruncated, "true")
 		t.Logf("budget: %d checks ran", res.Checks)
 	}
 	if res.Harness != nil {
 		t.Errorf("suite error (a bug of the suite, not of the runner): %v", res.Harness)
 	}
 	if f := res.Failure; f != nil {
-		t.Attr("allocsim.seed", fmt.Sprint(f.Seed))
+		t.Attr(AttrSeed, fmt.Sprint(f.Seed))
 		t.Error("\n" + f.String())
 	}
 }
@@ -113,13 +126,48 @@ func report(t *testing.T, res prop.Result) {
 // selected are the properties c selects, in suite order.
 func (c config) selected() []prop.Property {
 	var out []prop.Property
-	for _, p := range all() {
-		if c.selects(p) {
+	for _, p := range c.matching() {
+		if c.inProfile(p) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
+
+// matching are the properties c's filters and shard select, in or out of
+// its profile (Run reports those out of it as not applicable).
+func (c config) matching() []prop.Property {
+	var out []prop.Property
+	k := 0
+	for _, p := range all() {
+		if !c.matches(p) {
+			continue
+		}
+		if c.shards == 0 || k%c.shards == c.shard-1 {
+			out = append(out, p)
+		}
+		k++
+	}
+	return out
+}
+
+// Test attributes (t.Attr) Run sets on each property's subtest, for
+// tools that read go test -json (conform run).
+const (
+	// AttrSpecs: the SPEC IDs the property enforces, comma-separated.
+	AttrSpecs = "allocsim.specs"
+	// AttrDoc: what it checks, on one line.
+	AttrDoc = "allocsim.doc"
+	// AttrChecks: how many scenarios ran; AttrTruncated: "true" when the
+	// budget cut them short.
+	AttrChecks    = "allocsim.checks"
+	AttrTruncated = "allocsim.truncated"
+	// AttrSeed: the failing seed.
+	AttrSeed = "allocsim.seed"
+	// AttrProperties, on Run's own test: how many property subtests it
+	// runs (not applicable ones included).
+	AttrProperties = "allocsim.properties"
+)
 
 // bySpec groups consecutive properties of one SPEC ID.
 func bySpec(props []prop.Property) [][]prop.Property {

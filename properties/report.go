@@ -123,3 +123,9 @@ func (r Report) String() string {
 	}
 	return b.String()
 }
+
+// ArtifactBase is the path, without suffix, of the artifacts of property
+// id's run of seed under dir: <base>.trace.jsonl and <base>.scenario.json
+// (and <base>.shrunk.trace.jsonl, <base>.shrunk.scenario.json for a
+// shrunk failure).
+func ArtifactBase(dir, id string, seed uint64) string { return prop.ArtifactBase(dir, id, seed) }

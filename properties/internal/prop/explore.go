@@ -25,6 +25,9 @@ type Config struct {
 	Base uint64
 	// Seed, if non-zero, replays that one seed instead.
 	Seed uint64
+	// SeedsFrom..SeedsTo (inclusive), if SeedsTo is non-zero, are the
+	// check seeds instead of Checks drawn ones (a seed sweep).
+	SeedsFrom, SeedsTo uint64
 	// Faults, if non-nil, are the classes the caller allows.
 	Faults []faults.Class
 	// Deadline, if set, ends the exploration early (after at least one
@@ -78,7 +81,14 @@ func Explore(t *testing.T, p Property, cfg Config) Result {
 	res := Result{Property: p}
 	env := Env{Faults: allowed(p.Faults, cfg.Faults)}
 	seedList := []uint64{cfg.Seed}
-	if cfg.Seed == 0 {
+	switch {
+	case cfg.Seed != 0:
+	case cfg.SeedsTo != 0:
+		seedList = seedList[:0]
+		for s := max(cfg.SeedsFrom, 1); s <= cfg.SeedsTo && s != 0; s++ {
+			seedList = append(seedList, s)
+		}
+	default:
 		seedList = make([]uint64, max(cfg.Checks, 1))
 		for i := range seedList {
 			seedList[i] = SeedOf(cfg.Base, p.ID, i)
@@ -98,6 +108,11 @@ func Explore(t *testing.T, p Property, cfg Config) Result {
 			break
 		}
 		if !out.Failed() {
+			if cfg.Seed != 0 {
+				// A replay keeps its run's trace and scenario, failing
+				// or not, for tools that show it (conform replay).
+				writeArtifacts(&Failure{Property: p, Seed: seed, Scenario: sc, Outcome: out}, cfg.ArtifactDir)
+			}
 			continue
 		}
 		f := &Failure{Property: p, Seed: seed, Check: i + 1, Scenario: sc, Outcome: out, Shrunk: sc, ShrunkOutcome: out}
@@ -168,12 +183,19 @@ func allowed(own, caller []faults.Class) []faults.Class {
 	return out
 }
 
+// ArtifactBase is the path, without suffix, of the artifacts of property
+// id's run of seed under dir (<base>.trace.jsonl, <base>.scenario.json;
+// .shrunk.* for the shrunk run).
+func ArtifactBase(dir, id string, seed uint64) string {
+	return filepath.Join(dir, strings.NewReplacer("/", "_", " ", "_").Replace(id)+fmt.Sprintf("-seed-%d", seed))
+}
+
 // writeArtifacts writes the failing runs' traces and scenarios under dir.
 func writeArtifacts(f *Failure, dir string) {
 	if dir == "" {
 		return
 	}
-	base := filepath.Join(dir, strings.NewReplacer("/", "_", " ", "_").Replace(f.Property.ID)+fmt.Sprintf("-seed-%d", f.Seed))
+	base := ArtifactBase(dir, f.Property.ID, f.Seed)
 	write := func(suffix string, data []byte) {
 		path := base + suffix
 		if err := os.MkdirAll(dir, 0o755); err == nil && os.WriteFile(path, data, 0o644) == nil {
