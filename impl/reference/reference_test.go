@@ -20,3 +20,34 @@ func TestFactoriesNameBothHalves(t *testing.T) {
 	must.Eq(t, "minimal", reference.Minimal.Name)
 	must.Eq(t, "x", reference.WithAllocRunner("x", nil).Name)
 }
+
+func TestFactoryOf(t *testing.T) {
+	ar := reference.Factory.NewAllocRunner
+	plain := func(cfg *interfaces.Config) (interfaces.AllocRunner, error) { return ar(cfg) }
+	nameless := reference.Factory
+	nameless.Name = ""
+	for _, tt := range []struct {
+		v        any
+		wantName string
+		wantErr  string
+	}{
+		{reference.Factory, "reference", ""},
+		{&nameless, "x", ""},
+		{func() interfaces.Factory { return reference.Minimal }, "minimal", ""},
+		{ar, "x", ""},
+		{plain, "x", ""},
+		{(*interfaces.Factory)(nil), "", "nil *interfaces.Factory"},
+		{interfaces.Factory{Name: "half"}, "", "leaves NewClient or NewAllocRunner nil"},
+		{interfaces.AllocRunnerFactory(nil), "", "leaves NewClient or NewAllocRunner nil"},
+		{42, "", "factory has type int"},
+		{nil, "", "factory has type <nil>"},
+	} {
+		f, err := reference.FactoryOf("x", tt.v)
+		if tt.wantErr != "" {
+			must.ErrorContains(t, err, tt.wantErr)
+			continue
+		}
+		must.NoError(t, err)
+		must.Eq(t, tt.wantName, f.Name)
+	}
+}
