@@ -7,6 +7,8 @@
 //	0  success (also after printing --help)
 //	1  the command failed for another reason (I/O, a runner, a failed suite)
 //	2  bad usage or invalid input (unknown flag, bad value, invalid schedule)
+//	3  the tool itself failed (conform run: a generated module does not
+//	   build, the suite reported nothing)
 //
 // A subcommand is a function with the shape of [RunFunc]: it parses its own
 // flag.FlagSet, writes results to stdout, and returns an error; it marks

@@ -15,7 +15,35 @@ const (
 	ExitFailure = 1
 	// ExitUsage is bad usage or invalid input.
 	ExitUsage = 2
+	// ExitTool is the tool itself failing where the outcome says nothing
+	// about what it checks (conform run: the generated module does not
+	// build, the suite did not report).
+	ExitTool = 3
 )
+
+// ToolError marks a failure of the tool itself (exit code 3).
+type ToolError struct {
+	Err error
+}
+
+func (e *ToolError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
+func (e *ToolError) Unwrap() error { return e.Err }
+
+// Tool marks err as a failure of the tool itself. A nil err stays nil.
+func Tool(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &ToolError{Err: err}
+}
+
+// IsTool reports whether err is, or wraps, a ToolError.
+func IsTool(err error) bool {
+	var e *ToolError
+	return errors.As(err, &e)
+}
 
 // RunFunc is the shape of a subcommand: name is the full command name
 // ("schedule", later "job run"), used in messages and help.
@@ -77,6 +105,8 @@ func ExitCode(err error) int {
 		return ExitOK
 	case IsUsage(err):
 		return ExitUsage
+	case IsTool(err):
+		return ExitTool
 	default:
 		return ExitFailure
 	}

@@ -22,6 +22,8 @@ func TestExitCode(t *testing.T) {
 		{"plain failure", errors.New("disk full"), ExitFailure},
 		{"usage", Usagef("missing --start"), ExitUsage},
 		{"wrapped usage", fmt.Errorf("outer: %w", Usage(errors.New("bad"))), ExitUsage},
+		{"tool", fmt.Errorf("run: %w", Tool(errors.New("build failed"))), ExitTool},
+		{"nil tool", Tool(nil), ExitOK},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
