@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allocsim/allocsim/properties"
 	"github.com/shoenig/test/must"
 )
 
@@ -39,6 +40,12 @@ func TestParseTestJSONFailure(t *testing.T) {
 	must.StrHasPrefix(t, "HOOKRES-4/no-nil-read (HOOKRES-4, HOOKRES-1, HOOKRES-3): ", p.Message)
 	must.StrContains(t, p.Message, "\n--- violation\n")
 	must.StrContains(t, p.Message, "\n--- artifacts\nARTIFACTS/")
+	must.Eq(t, []string{
+		"ARTIFACTS/HOOKRES-4_no-nil-read-seed-7836346822736477725.trace.jsonl",
+		"ARTIFACTS/HOOKRES-4_no-nil-read-seed-7836346822736477725.scenario.json",
+	}, p.Artifacts)
+	must.StrHasPrefix(t, "scenario\nscenario ", p.Scenario)
+	must.StrContains(t, p.Scenario, "\nscenario \"HOOKRES-4/no-nil-read\" seed=7836346822736477725\n")
 	must.Positive(t, p.Elapsed)
 }
 
@@ -81,4 +88,48 @@ func TestSplitTest(t *testing.T) {
 		must.Eq(t, want, id, must.Sprint(name))
 		must.Eq(t, want != "", ok, must.Sprint(name))
 	}
+}
+
+// TestAttributesAreTheSuites: the attribute keys read here are the ones
+// properties.Run sets.
+func TestAttributesAreTheSuites(t *testing.T) {
+	must.Eq(t, properties.AttrSpecs, attrSpecs)
+	must.Eq(t, properties.AttrDoc, attrDoc)
+	must.Eq(t, properties.AttrChecks, attrChecks)
+	must.Eq(t, properties.AttrTruncated, attrTruncated)
+	must.Eq(t, properties.AttrSeed, attrSeed)
+	must.Eq(t, properties.AttrProperties, attrTotal)
+	must.Eq(t, properties.AttrRunning, attrRunning)
+}
+
+// TestParseTestJSONDiedInACheck: a test binary that dies in a check (a
+// runner's goroutine panicking) leaves the property without a verdict
+// but with the check and seed it was in.
+func TestParseTestJSONDiedInACheck(t *testing.T) {
+	ev := func(action, test, extra string) string {
+		return `{"Action":"` + action + `","Package":"p","Test":"` + test + `"` + extra + "}\n"
+	}
+	const prop = "TestConform/SYNC-5/nothing-before-contact"
+	stream := ev("run", "TestConform", "") +
+		ev("attr", "TestConform", `,"Key":"allocsim.properties","Value":"2"`) +
+		ev("run", "TestConform/SYNC-5", "") +
+		ev("run", prop, "") +
+		ev("attr", prop, `,"Key":"allocsim.running","Value":"1 11"`) +
+		ev("attr", prop, `,"Key":"allocsim.running","Value":"2 22"`) +
+		`{"Action":"output","Package":"p","Output":"panic: runner goroutine: boom\n"}` + "\n" +
+		`{"Action":"fail","Package":"p","Elapsed":1}` + "\n"
+	var tp TestParser
+	for _, l := range strings.SplitAfter(stream, "\n") {
+		if l != "" {
+			tp.Line([]byte(strings.TrimSuffix(l, "\n")))
+		}
+	}
+	out := tp.Output()
+	must.True(t, out.Failed)
+	must.Eq(t, 2, out.Runs[0].Total)
+	p := out.Runs[0].Properties[0]
+	must.Eq(t, Status(""), p.Status)
+	must.Eq(t, 2, p.Check)
+	must.Eq(t, uint64(22), p.Seed)
+	must.StrContains(t, strings.Join(out.Output, "\n"), "panic: runner goroutine: boom")
 }

@@ -21,7 +21,7 @@ func WriteMarkdown(w io.Writer, run Run) error {
 	if run.Commit != "" {
 		fmt.Fprintf(&b, "Commit `%s`. ", run.Commit)
 	}
-	fmt.Fprintf(&b, "%d of %d runners met their expectation (the reference and minimal runners conform; every mutant fails).\n\n", met, len(run.Runners))
+	fmt.Fprintf(&b, "%d of %d runners met their expectation (to conform, or for a runner expected to fail, such as a mutant, to fail).\n\n", met, len(run.Runners))
 	areas := run.Areas()
 	fmt.Fprintf(&b, "| runner | profile | expected | met |")
 	for _, a := range areas {
@@ -31,7 +31,7 @@ func WriteMarkdown(w io.Writer, run Run) error {
 	for _, r := range run.Runners {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |", r.Name, r.Profile, expectation(r), yesNo(r.MeetsExpectation()))
 		for _, a := range areas {
-			fmt.Fprintf(&b, " %s |", r.AreaStatus(a))
+			fmt.Fprintf(&b, " %s |", markdownCell(r.AreaStatus(a)))
 		}
 		b.WriteString("\n")
 	}
@@ -56,6 +56,18 @@ func WriteMarkdown(w io.Writer, run Run) error {
 		return fmt.Errorf("write markdown report: %w", err)
 	}
 	return nil
+}
+
+// markdownCell is an area status in the matrix: failures in bold, an
+// area not run as a dash.
+func markdownCell(s Status) string {
+	switch s {
+	case NotRun:
+		return "–"
+	case Fail, Error:
+		return "**" + string(s) + "**"
+	}
+	return string(s)
 }
 
 func yesNo(ok bool) string {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/allocsim/allocsim/reports/timeline"
 )
 
 // Status is one property's verdict for one runner.
@@ -20,6 +22,9 @@ const (
 	NotApplicable Status = "n/a"
 	// Error: the suite itself failed on the property (a harness bug).
 	Error Status = "error"
+	// NotRun: no property of the area was selected for the runner (an
+	// area status only: a mutant checked on the rules it breaks).
+	NotRun Status = "not run"
 )
 
 // Run is what one conformance run found.
@@ -57,14 +62,20 @@ type Property struct {
 	// Seed and Check (1-based) locate the first failure; Violation is
 	// its one line, Message the whole failure as printed, Replay the
 	// command that reproduces it, Artifacts the files written.
-	Seed      uint64   `json:"seed,omitempty"`
-	Check     int      `json:"check,omitempty"`
-	Violation string   `json:"violation,omitempty"`
-	Message   string   `json:"message,omitempty"`
-	Replay    string   `json:"replay,omitempty"`
+	Seed      uint64 `json:"seed,omitempty"`
+	Check     int    `json:"check,omitempty"`
+	Violation string `json:"violation,omitempty"`
+	Message   string `json:"message,omitempty"`
+	Replay    string `json:"replay,omitempty"`
+	// Scenario is the shrunk scenario as the failure printed it (its
+	// header line, then the scenario's text).
+	Scenario  string   `json:"scenario,omitempty"`
 	Artifacts []string `json:"artifacts,omitempty"`
 	// Elapsed is the real time it took.
 	Elapsed time.Duration `json:"elapsed_ns"`
+	// Timeline is the failing run's timeline, when its artifacts were
+	// read (the HTML report draws it); it is not part of the JSON.
+	Timeline *timeline.Timeline `json:"-"`
 }
 
 // Area is the SPEC area of the property ("SCHED" of "SCHED-5/...").
@@ -132,9 +143,10 @@ func (run Run) Areas() []string {
 }
 
 // AreaStatus is runner r's verdict for one SPEC area: fail (or error) if
-// any of its properties did, else pass if any passed, else n/a.
+// any of its properties did, else pass if any passed, else n/a; not run
+// when r has no property of the area.
 func (r Runner) AreaStatus(area string) Status {
-	st := NotApplicable
+	st := NotRun
 	for _, p := range r.Properties {
 		if p.Area() != area {
 			continue
@@ -145,7 +157,7 @@ func (r Runner) AreaStatus(area string) Status {
 }
 
 // rank orders statuses from best to worst for AreaStatus.
-var rank = map[Status]int{NotApplicable: 0, Pass: 1, Fail: 2, Error: 3}
+var rank = map[Status]int{NotRun: -1, NotApplicable: 0, Pass: 1, Fail: 2, Error: 3}
 
 func worse(a, b Status) Status {
 	if cmp.Compare(rank[b], rank[a]) > 0 {

@@ -57,7 +57,7 @@ func TestModel(t *testing.T) {
 	must.Eq(t, Fail, caught.AreaStatus("SCHED"))
 	must.Eq(t, Error, caught.AreaStatus("HOOKRES"))
 	must.Eq(t, NotApplicable, missed.AreaStatus("SCHED"))
-	must.Eq(t, NotApplicable, missed.AreaStatus("HOOKRES"))
+	must.Eq(t, NotRun, missed.AreaStatus("HOOKRES"), must.Sprint("no HOOKRES property was selected"))
 	must.Eq(t, Pass, missed.AreaStatus("SYNC"))
 	must.Eq(t, 2, len(caught.Failures()))
 
