@@ -89,6 +89,14 @@ var goldenCases = []struct {
 	{"alloc_pause_no_args", []string{"alloc", "pause", "-state", "nap"}},
 	{"alloc_pause_bad_state", []string{"alloc", "pause", "-state", "nap", "8"}},
 	{"alloc_pause_short_id", []string{"alloc", "pause", "8", "web"}},
+
+	// run and replay: help and the usage errors found before anything is
+	// built.
+	{"run_help", []string{"run", "--help"}},
+	{"run_no_runner", []string{"run"}},
+	{"run_unknown_runner", []string{"run", "--runner", "mutant/nope"}},
+	{"replay_help", []string{"replay", "--help"}},
+	{"replay_spec_id", []string{"replay", "--runner", "reference", "--property", "SCHED-5", "--seed", "1"}},
 }
 
 func office(extra ...string) []string {

@@ -30,5 +30,7 @@ Exit codes:
   0  success
   1  the command failed for another reason
   2  bad usage or invalid input
+  3  the tool itself failed (conform run: a runner's test did not build or
+     the suite reported nothing)
 `)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 	_ "time/tzdata" // SPEC SCHED-4: binaries embed the zone database.
@@ -12,6 +14,7 @@ import (
 	"github.com/allocsim/allocsim/cmd/conform/internal/alloccmd"
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
 	"github.com/allocsim/allocsim/cmd/conform/internal/jobcmd"
+	"github.com/allocsim/allocsim/cmd/conform/internal/runcmd"
 	"github.com/allocsim/allocsim/cmd/conform/internal/runners"
 	"github.com/allocsim/allocsim/cmd/conform/internal/schedulecmd"
 )
@@ -25,10 +28,53 @@ func main() {
 type environment struct {
 	now   func() time.Time
 	local *time.Location
+	// self is how printed commands invoke conform; terminal reports
+	// whether a writer is a terminal.
+	self     string
+	terminal func(io.Writer) bool
 }
 
 func production() environment {
-	return environment{now: time.Now, local: time.Local}
+	return environment{now: time.Now, local: time.Local, self: selfCommand(), terminal: isTerminal}
+}
+
+// selfCommand is how a user re-runs this binary: "go run ./cmd/conform"
+// under go run in the allocsim module, "conform" when that is what PATH
+// finds, else the path it was started as.
+func selfCommand() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "conform"
+	}
+	if strings.Contains(filepath.ToSlash(exe), "/go-build") {
+		if _, err := os.Stat(filepath.Join("cmd", "conform", "main.go")); err == nil {
+			return "go run ./cmd/conform"
+		}
+		return "go run github.com/allocsim/allocsim/cmd/conform"
+	}
+	if p, err := exec.LookPath("conform"); err == nil {
+		if a, b := resolved(p), resolved(exe); a == b {
+			return "conform"
+		}
+	}
+	return os.Args[0]
+}
+
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// isTerminal reports whether w is a terminal that redraws a line.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // command is one routed subcommand. name may have several words
@@ -42,11 +88,14 @@ type command struct {
 // commands is the routing table, in the order `conform help` lists it.
 func commands(env environment) []command {
 	sched := schedulecmd.Config{Now: env.now, Local: env.local}
+	suite := runcmd.Config{Self: env.self, Terminal: env.terminal, Now: env.now}
 	return []command{
 		{name: "schedule", summary: schedulecmd.Summary, run: sched.Run},
 		{name: "agent", summary: agentcmd.Summary, run: agentcmd.Config{Local: env.local}.Run},
 		{name: "job run", summary: jobcmd.RunSummary, run: jobcmd.Run},
 		{name: "alloc pause", summary: alloccmd.PauseSummary, run: alloccmd.RunPause},
+		{name: "run", summary: runcmd.Summary, run: suite.Run},
+		{name: "replay", summary: runcmd.ReplaySummary, run: suite.Replay},
 		{name: "runners", summary: runners.Summary, run: runners.Run},
 	}
 }

@@ -86,3 +86,7 @@ func (r Runner) Line(width int) string {
 	}
 	return fmt.Sprintf("%-*s  %-20s  %s", width, r.Name, r.Profile, what)
 }
+
+// SuitePackage is the package, relative to the allocsim module's root,
+// whose TestSuite runs the suite against a built-in runner.
+const SuitePackage = "./cmd/conform/internal/runners"

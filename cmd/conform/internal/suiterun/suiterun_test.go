@@ -1,0 +1,87 @@
+package suiterun
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shoenig/test/must"
+)
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{
+		"reference":                  "reference",
+		"mutant/sched-utc":           "mutant_sched-utc",
+		"example.com/noderunner.New": "example.com_noderunner.New",
+		"a b\\c":                     "a_b_c",
+	} {
+		must.Eq(t, want, Slug(in))
+	}
+}
+
+// TestArgs: the plan reaches the test binary as the suite's flags.
+func TestArgs(t *testing.T) {
+	p := Plan{ArtifactDir: "/a", Checks: 3, Seed: 9, Budget: time.Minute, Properties: []string{"SCHED-5", "AR-8/x"},
+		Shard: 2, Shards: 3, SeedsFrom: 10, SeedsTo: 20}
+	got := p.args(binary{test: "TestSuite"}, Target{Name: "mutant/sched-utc", Builtin: true, Profile: "full", Specs: []string{"SCHED-4"}})
+	must.Eq(t, []string{
+		"-test.v=test2json", "-test.count=1", "-test.timeout=60m", "-test.run=^TestSuite$",
+		"-allocsim.artifacts=/a/mutant_sched-utc", "-conform.runner=mutant/sched-utc", "-conform.profile=full",
+		"-allocsim.checks=3", "-allocsim.seed=9", "-allocsim.seeds=10..20", "-allocsim.budget=1m0s",
+		"-allocsim.property=SCHED-5,AR-8/x", "-allocsim.specs=SCHED-4", "-allocsim.shard=2/3",
+	}, got)
+	got = Plan{ArtifactDir: "/a"}.args(binary{test: "TestConform"}, Target{Name: "x.New", Pkg: "./x", Factory: "New"})
+	must.Eq(t, []string{"-test.v=test2json", "-test.count=1", "-test.timeout=60m", "-test.run=^TestConform$", "-allocsim.artifacts=/a/x.New"}, got)
+}
+
+// TestGeneratedGoMod: the generated module requires the runner's module
+// by its directory and keeps its replacements, relative ones made
+// absolute.
+func TestGeneratedGoMod(t *testing.T) {
+	p := goPackage{ImportPath: "example.com/r/pkg"}
+	p.Module = &struct{ Path, Dir, GoMod, GoVersion string }{Path: "example.com/r", Dir: "/src/r"}
+	var mod goModFile
+	mod.Go = "1.26.0"
+	mod.Replace = append(mod.Replace,
+		struct {
+			Old, New struct{ Path, Version string }
+		}{Old: struct{ Path, Version string }{Path: "github.com/allocsim/allocsim"}, New: struct{ Path, Version string }{Path: "../allocsim"}},
+		struct {
+			Old, New struct{ Path, Version string }
+		}{Old: struct{ Path, Version string }{Path: "example.com/dep", Version: "v1.0.0"}, New: struct{ Path, Version string }{Path: "example.com/fork", Version: "v1.0.1"}},
+		struct {
+			Old, New struct{ Path, Version string }
+		}{Old: struct{ Path, Version string }{Path: "example.com/abs"}, New: struct{ Path, Version string }{Path: "/opt/my dir"}},
+	)
+	got := generatedGoMod(p, mod)
+	for _, want := range []string{
+		"module allocsim.local/conformrun\n",
+		"go 1.26.0\n",
+		"require example.com/r v0.0.0-00010101000000-000000000000\n",
+		"replace example.com/r => /src/r\n",
+		"replace github.com/allocsim/allocsim => /src/allocsim\n",
+		"replace example.com/dep v1.0.0 => example.com/fork v1.0.1\n",
+		`replace example.com/abs => "/opt/my dir"` + "\n",
+	} {
+		must.StrContains(t, got, want)
+	}
+}
+
+func TestBadPlans(t *testing.T) {
+	for _, tt := range []struct {
+		plan Plan
+		want string
+	}{
+		{Plan{ArtifactDir: "/a"}, "no runner to check"},
+		{Plan{Targets: []Target{{Name: "reference", Builtin: true}}}, "no artifact directory"},
+		{Plan{ArtifactDir: "/a", Targets: []Target{{Name: "x", Pkg: "./x"}}}, "needs a package and a factory"},
+	} {
+		_, err := Run(context.Background(), tt.plan)
+		must.ErrorContains(t, err, tt.want)
+		must.True(t, IsUsage(err))
+	}
+	_, err := buildPackage(context.Background(), "go", ".", "./x", "new", t.TempDir())
+	must.True(t, IsUsage(err))
+	must.True(t, strings.Contains(err.Error(), "exported identifier"))
+}
