@@ -188,8 +188,6 @@ func WithStall(d time.Duration) Option { return func(c *config) { c.stall = d } 
 // (default "."), e.g. "./conform".
 func WithPackage(pkg string) Option { return func(c *config) { c.pkg = pkg } }
 
-func (c config) selects(p prop.Property) bool { return c.inProfile(p) && c.matches(p) }
-
 // inProfile reports whether p is in c's profile.
 func (c config) inProfile(p prop.Property) bool {
 	pr := prop.Full

@@ -164,6 +164,9 @@ const (
 	AttrTruncated = "allocsim.truncated"
 	// AttrSeed: the failing seed.
 	AttrSeed = "allocsim.seed"
+	// AttrRunning: "<check> <seed>", set as each check starts, so that
+	// a test binary that dies in a check has named its seed.
+	AttrRunning = prop.AttrRunning
 	// AttrProperties, on Run's own test: how many property subtests it
 	// runs (not applicable ones included).
 	AttrProperties = "allocsim.properties"

@@ -65,6 +65,11 @@ type Result struct {
 // Passed reports whether the property held.
 func (r Result) Passed() bool { return r.Failure == nil && r.Harness == nil }
 
+// AttrRunning is the test attribute set as each check starts ("<check>
+// <seed>"): a test binary that dies in a check (a runner's goroutine
+// panicking) has said which seed it died in.
+const AttrRunning = "allocsim.running"
+
 // SeedOf is the seed of check i of property id from base: a hash, so
 // that properties explore different scenarios and adding a property
 // changes no other's seeds.
@@ -99,6 +104,7 @@ func Explore(t *testing.T, p Property, cfg Config) Result {
 			res.Truncated = true
 			break
 		}
+		t.Attr(AttrRunning, fmt.Sprintf("%d %d", i+1, seed))
 		d := seedDrawer(seed)
 		sc := draw(p, d, env, seed)
 		out := Execute(t, RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning})
