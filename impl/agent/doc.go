@@ -25,6 +25,11 @@
 //     index, at least 1), X-Nomad-LastContact `0`, X-Nomad-KnownLeader
 //     `true`; errors are plain text.
 //
+// Beyond SPEC §5, PUT/POST /v1/job/<id>/dispatch dispatches a
+// parameterized job (Nomad's job dispatch API) when the Server is also a
+// Dispatcher; the reply is Nomad's (Index, JobCreateIndex,
+// EvalCreateIndex, EvalID, DispatchedJobID).
+//
 // Nothing here reads a clock or keeps state between requests: the handler
 // is safe for concurrent use and deterministic given its Server and
 // client. InMemoryTransport lets the official Go client call a handler

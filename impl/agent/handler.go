@@ -97,6 +97,9 @@ type endpoint func(r *http.Request) (reply any, index uint64, err error)
 //
 //	/v1/jobs                             PUT, POST  register (API-4)
 //	/v1/job/<id>/allocations             GET        stubs (API-5)
+//	/v1/job/<id>/dispatch                PUT, POST  dispatch a parameterized
+//	                                                job (if Server is a
+//	                                                Dispatcher)
 //	/v1/allocation/<id>                  GET        full alloc (API-5)
 //	/v1/allocations?prefix=              GET        stubs (API-5)
 //	/v1/client/allocation/<id>/pause     GET        pause state (API-3)
@@ -130,6 +133,11 @@ func (h *Handler) route(r *http.Request) (endpoint, bool) {
 		return methods(r, h.register, http.MethodPut, http.MethodPost), true
 	case len(segs) == 4 && segs[1] == "job" && segs[3] == "allocations":
 		return methods(r, bind(h.jobAllocations, segs[2]), http.MethodGet), true
+	case len(segs) == 4 && segs[1] == "job" && segs[3] == "dispatch":
+		if _, ok := h.server.(Dispatcher); !ok {
+			return nil, false
+		}
+		return methods(r, bind(h.dispatch, segs[2]), http.MethodPut, http.MethodPost), true
 	case len(segs) == 3 && segs[1] == "allocation":
 		return methods(r, bind(h.allocInfo, segs[2]), http.MethodGet), true
 	case len(segs) == 2 && segs[1] == "allocations":

@@ -28,6 +28,16 @@
 //	  namespace = "<ns>"             # default "default" (DATA-2)
 //	  type      = "service"          # service | batch | system | sysbatch
 //
+//	  meta {                         # job meta: NOMAD_META_<key> in tasks
+//	    owner = "ops"                # any arguments; values become strings
+//	  }
+//
+//	  parameterized {                # runs only when dispatched (batch or
+//	    payload       = "optional"   # sysbatch); optional|required|forbidden
+//	    meta_required = ["shard"]    # keys a dispatch must give
+//	    meta_optional = ["out"]      # keys a dispatch may give
+//	  }
+//
 //	  group "<name>" {
 //	    count = 1                    # whole number >= 0, default 1
 //
@@ -106,9 +116,8 @@
 // unchecked and reported as warnings, because allocsim does not model them:
 //
 //	job:          all_at_once consul_token datacenters node_pool priority
-//	              region vault_token; affinity constraint consul meta
-//	              migrate multiregion parameterized periodic reschedule
-//	              spread ui update vault
+//	              region vault_token; affinity constraint consul migrate
+//	              multiregion periodic reschedule spread ui update vault
 //	group:        max_client_disconnect prevent_reschedule_on_lost
 //	              shutdown_delay stop_after_client_disconnect; affinity
 //	              constraint consul disconnect ephemeral_disk meta migrate

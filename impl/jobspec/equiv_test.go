@@ -18,6 +18,10 @@ func apiFromJob(job *structs.Job, nameAbsent bool, countAbsent map[string]bool) 
 	if !nameAbsent {
 		out.Name = ptr(job.Name)
 	}
+	out.Meta = job.Meta
+	if p := job.ParameterizedJob; p != nil {
+		out.ParameterizedJob = &api.ParameterizedJobConfig{Payload: p.Payload, MetaRequired: p.MetaRequired, MetaOptional: p.MetaOptional}
+	}
 	for _, tg := range job.TaskGroups {
 		g := &api.TaskGroup{Name: ptr(tg.Name)}
 		if !countAbsent[tg.Name] {

@@ -38,7 +38,7 @@ func fixtureNames(t *testing.T) []string {
 			out = append(out, e.Name())
 		}
 	}
-	must.SliceLen(t, 4, out, must.Sprint("fixtures/jobs should hold the four example jobspecs"))
+	must.SliceLen(t, 5, out, must.Sprint("fixtures/jobs should hold the five example jobspecs"))
 	return out
 }
 

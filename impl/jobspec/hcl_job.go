@@ -25,11 +25,11 @@ var (
 	}
 	jobSchema = &schema{
 		attrs:  []string{"name", "namespace", "type"},
-		blocks: []string{"group"},
+		blocks: []string{"group", "meta", "parameterized"},
 		ignoredAttrs: []string{"all_at_once", "consul_token", "datacenters", "node_pool",
 			"priority", "region", "vault_token"},
-		ignoredBlocks: []string{"affinity", "constraint", "consul", "meta", "migrate", "multiregion",
-			"parameterized", "periodic", "reschedule", "spread", "ui", "update", "vault"},
+		ignoredBlocks: []string{"affinity", "constraint", "consul", "migrate", "multiregion",
+			"periodic", "reschedule", "spread", "ui", "update", "vault"},
 	}
 	groupSchema = &schema{
 		attrs:  []string{"count"},
@@ -48,6 +48,7 @@ var (
 		ignoredAttrs:  []string{"access_mode", "attachment_mode", "per_alloc", "sticky"},
 		ignoredBlocks: []string{"mount_options"},
 	}
+	parameterizedSchema = &schema{attrs: []string{"meta_optional", "meta_required", "payload"}}
 )
 
 // ParseHCL reads an HCL jobspec: exactly one job block in the subset
@@ -120,6 +121,12 @@ func (d *decoder) job(b *hclsyntax.Block) *structs.Job {
 	}
 	job.Namespace, _ = d.str(c, "namespace")
 	job.Type, _ = d.oneOf(c, "type", jobTypes)
+	if mb := d.single(c, "meta", where); mb != nil {
+		job.Meta = d.meta(mb, "the meta block of "+where)
+	}
+	if pb := d.single(c, "parameterized", where); pb != nil {
+		job.ParameterizedJob = d.parameterized(pb, "the parameterized block of "+where)
+	}
 	seen := newNames("group", where)
 	for _, gb := range c.blocks["group"] {
 		tg := d.group(gb)
@@ -128,6 +135,20 @@ func (d *decoder) job(b *hclsyntax.Block) *structs.Job {
 		}
 	}
 	return job
+}
+
+// payloadRequirements are the parameterized block's payload values.
+var payloadRequirements = []string{structs.DispatchPayloadOptional, structs.DispatchPayloadRequired, structs.DispatchPayloadForbidden}
+
+// parameterized reads a job's parameterized block; an absent payload is
+// left to Canonicalize (optional). Registration checks the job type.
+func (d *decoder) parameterized(b *hclsyntax.Block, where string) *structs.ParameterizedJobConfig {
+	c := d.content(b.Body, parameterizedSchema, where)
+	p := &structs.ParameterizedJobConfig{}
+	p.Payload, _ = d.oneOf(c, "payload", payloadRequirements)
+	p.MetaRequired, _ = d.strList(c, "meta_required")
+	p.MetaOptional, _ = d.strList(c, "meta_optional")
+	return p
 }
 
 func (d *decoder) group(b *hclsyntax.Block) *structs.TaskGroup {

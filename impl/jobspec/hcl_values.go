@@ -99,6 +99,40 @@ func (d *decoder) str(c content, name string) (s string, set bool) {
 	return v.AsString(), true
 }
 
+// strList reads a list of strings.
+func (d *decoder) strList(c content, name string) (list []string, set bool) {
+	v, present, ok := d.convertTo(c, name, cty.List(cty.String))
+	if !present || !ok {
+		return nil, false
+	}
+	rng := c.attrs[name].Expr.Range()
+	for _, e := range v.AsValueSlice() {
+		if e.IsNull() {
+			d.errorf(rng, summaryInvalidValue, fmt.Sprintf(detailNullInList, name))
+			return nil, false
+		}
+		list = append(list, e.AsString())
+	}
+	return list, true
+}
+
+// meta reads a meta block: any arguments, each value converted to a
+// string (true → "true", 1.5 → "1.5"); nested blocks are errors.
+func (d *decoder) meta(b *hclsyntax.Block, where string) map[string]string {
+	out := map[string]string{}
+	for _, nb := range b.Body.Blocks {
+		d.errorf(nb.TypeRange, summaryUnsupportedBlock, fmt.Sprintf(detailUnsupportedBlock, nb.Type, where))
+	}
+	c := content{attrs: map[string]*hclsyntax.Attribute{}, body: b.Body}
+	for _, a := range sortedAttrs(b.Body) {
+		c.attrs[a.Name] = a
+		if s, set := d.str(c, a.Name); set {
+			out[a.Name] = s
+		}
+	}
+	return out
+}
+
 // boolean reads a bool argument.
 func (d *decoder) boolean(c content, name string) (b, set bool) {
 	v, present, ok := d.convertTo(c, name, cty.Bool)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -134,6 +136,13 @@ func fromAPI(in *api.Job) (*structs.Job, error) {
 	job.Name = job.ID
 	if in.Name != nil {
 		job.Name = *in.Name
+	}
+	if len(in.Meta) > 0 {
+		job.Meta = maps.Clone(in.Meta)
+	}
+	if p := in.ParameterizedJob; p != nil {
+		job.ParameterizedJob = &structs.ParameterizedJobConfig{Payload: p.Payload,
+			MetaRequired: slices.Clone(p.MetaRequired), MetaOptional: slices.Clone(p.MetaOptional)}
 	}
 	for i, g := range in.TaskGroups {
 		path := fmt.Sprintf("TaskGroups[%d]", i)

@@ -51,6 +51,9 @@ const (
 	summaryMissingJob = "Missing job block"
 	detailMissingJob  = "A jobspec must contain exactly one job block."
 
+	// detailNullInList: a null element of a list of strings.
+	detailNullInList = "The list %q must not hold null."
+
 	// summaryIncorrectType: a value that does not convert to the argument's
 	// type; the last verb is the conversion error ("a number is required").
 	summaryIncorrectType = "Incorrect attribute value type"

@@ -16,12 +16,12 @@ func TestParseHCLWarnings(t *testing.T) {
 		want []string
 	}{
 		{"none", taskSrc(), nil},
-		{"job", jobSrc(`datacenters = ["dc1"]`, "priority = 70", "periodic {", `  crons = ["@daily"]`, "}", "meta {}"),
+		{"job", jobSrc(`datacenters = ["dc1"]`, "priority = 70", "periodic {", `  crons = ["@daily"]`, "}", "ui {}"),
 			[]string{
 				`job.hcl:2,3-14: argument "datacenters" in job "j" is ignored: allocsim does not model it`,
 				`job.hcl:3,3-11: argument "priority" in job "j" is ignored: allocsim does not model it`,
 				`job.hcl:4,3-11: block "periodic" in job "j" is ignored: allocsim does not model it`,
-				`job.hcl:7,3-7: block "meta" in job "j" is ignored: allocsim does not model it`,
+				`job.hcl:7,3-5: block "ui" in job "j" is ignored: allocsim does not model it`,
 			}},
 		{"group", groupSrc(`shutdown_delay = "5s"`, "network {", `  port "http" { to = 80 }`, "}", task),
 			[]string{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/internal/defect"
@@ -118,6 +119,12 @@ func (tr *TaskRunner) taskConfig(task *structs.Task, env map[string]string) *dri
 	jobName := alloc.JobID
 	if alloc.Job != nil && alloc.Job.Name != "" {
 		jobName = alloc.Job.Name
+	}
+	// NOMAD_META_<key> of the job's meta (model/structs.MetaEnv), under
+	// what the hooks set.
+	if meta := structs.MetaEnv(alloc.Job.GetMeta()); meta != nil {
+		maps.Copy(meta, env)
+		env = meta
 	}
 	return &drivers.TaskConfig{
 		ID:            tr.driverID,

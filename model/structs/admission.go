@@ -18,7 +18,9 @@ const FmtCountNegative = "task group %q has a negative count"
 //  2. per task of the group with a Schedule (a nil Cron counts as set):
 //     under profile ce, `task schedules requires Nomad Enterprise` once per
 //     job, at the first scheduled task; under ent, each failing task's first
-//     SCHED-2 error.
+//     SCHED-2 error;
+//  3. for a parameterized job (dispatch.go): a type other than batch or
+//     sysbatch, then an unknown payload requirement.
 //
 // Nil groups and tasks are skipped; nil means admitted. The job's presence
 // and ID are the caller's checks (API-4 messages). The agent and the
@@ -53,5 +55,6 @@ func (j *Job) Validate(profile schedule.Profile) error {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, j.validateParameterized()...)
 	return errors.Join(errs...)
 }

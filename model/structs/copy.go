@@ -1,5 +1,10 @@
 package structs
 
+import (
+	"maps"
+	"slices"
+)
+
 // Copy returns a deep copy of the job.
 func (j *Job) Copy() *Job {
 	if j == nil {
@@ -11,6 +16,13 @@ func (j *Job) Copy() *Job {
 		for i, tg := range j.TaskGroups {
 			out.TaskGroups[i] = tg.Copy()
 		}
+	}
+	if j.Meta != nil {
+		out.Meta = maps.Clone(j.Meta)
+	}
+	if p := j.ParameterizedJob; p != nil {
+		out.ParameterizedJob = &ParameterizedJobConfig{Payload: p.Payload,
+			MetaRequired: slices.Clone(p.MetaRequired), MetaOptional: slices.Clone(p.MetaOptional)}
 	}
 	return &out
 }

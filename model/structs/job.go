@@ -34,13 +34,23 @@ const (
 // VolumeTypeCSI is the only volume type that is mounted (DATA-3).
 const VolumeTypeCSI = "csi"
 
-// Job is DATA-2.
+// Job is DATA-2. The last four fields are Nomad's parameterized jobs
+// (dispatch.go); absent, they leave a job's JSON as it was.
 type Job struct {
 	ID         string       `json:"ID"`
 	Name       string       `json:"Name"`
 	Namespace  string       `json:"Namespace"`
 	Type       string       `json:"Type"`
 	TaskGroups []*TaskGroup `json:"TaskGroups"`
+	// Meta is the job's meta block: tasks see each key as NOMAD_META_<key>
+	// (MetaEnv).
+	Meta map[string]string `json:"Meta,omitempty"`
+	// ParameterizedJob makes the job a template that runs only when
+	// dispatched (Job.Dispatch).
+	ParameterizedJob *ParameterizedJobConfig `json:"ParameterizedJob,omitempty"`
+	// ParentID and Dispatched mark a job dispatched from ParentID.
+	ParentID   string `json:"ParentID,omitempty"`
+	Dispatched bool   `json:"Dispatched,omitempty"`
 }
 
 // TaskGroup is DATA-3.
@@ -87,7 +97,8 @@ type VolumeMount struct {
 }
 
 // Canonicalize fills the defaults of DATA-2..DATA-4 in place: namespace,
-// type, restart policies by job type, kill timeout and kill signal.
+// type, restart policies by job type, kill timeout and kill signal; and a
+// parameterized job's payload requirement (optional).
 func (j *Job) Canonicalize() {
 	if j == nil {
 		return
@@ -97,6 +108,9 @@ func (j *Job) Canonicalize() {
 	}
 	if j.Type == "" {
 		j.Type = JobTypeService
+	}
+	if p := j.ParameterizedJob; p != nil && p.Payload == "" {
+		p.Payload = DispatchPayloadOptional
 	}
 	for _, tg := range j.TaskGroups {
 		if tg == nil {

@@ -2,6 +2,8 @@ package apiserver
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -67,6 +69,16 @@ func (s *Server) RegisterJob(job *structs.Job) (evalID string, evalIndex, jobMod
 	if err != nil {
 		return "", 0, 0, err
 	}
+	index := s.placementIndex(allocs)
+	s.mu.Lock()
+	evalID = seeds.ID(s.evals)
+	s.mu.Unlock()
+	return evalID, index, index, nil
+}
+
+// placementIndex is a registration's log index: the highest
+// AllocModifyIndex of allocs, or the server's index when there are none.
+func (s *Server) placementIndex(allocs []*structs.Allocation) uint64 {
 	var index uint64
 	for _, a := range allocs {
 		if a != nil {
@@ -76,10 +88,7 @@ func (s *Server) RegisterJob(job *structs.Job) (evalID string, evalIndex, jobMod
 	if index == 0 {
 		index = s.srv.Index()
 	}
-	s.mu.Lock()
-	evalID = seeds.ID(s.evals)
-	s.mu.Unlock()
-	return evalID, index, index, nil
+	return index
 }
 
 // JobAllocations returns the job's allocs, sorted by ID (API-5). The
@@ -116,4 +125,40 @@ func (s *Server) filter(keep func(*structs.Allocation) bool) []*structs.Allocati
 	all = slices.DeleteFunc(all, func(a *structs.Allocation) bool { return a == nil || !keep(a) })
 	slices.SortFunc(all, func(a, b *structs.Allocation) int { return strings.Compare(a.ID, b.ID) })
 	return all
+}
+
+// Dispatcher is the part of the simulated server that dispatches
+// parameterized jobs; *server.Server implements it.
+type Dispatcher interface {
+	DispatchJob(parentID string, meta map[string]string, payload []byte) (*structs.Job, []*structs.Allocation, error)
+}
+
+var (
+	_ Dispatcher       = (*server.Server)(nil)
+	_ agent.Dispatcher = (*Server)(nil)
+)
+
+// DispatchJob dispatches a parameterized job (agent.Dispatcher): the
+// simulated server validates the dispatch and registers the child; the
+// eval ID is drawn here and the indexes are those of the child's
+// registration (RegisterJob). An unknown job is agent.ErrJobNotFound; a
+// server without dispatch says so.
+func (s *Server) DispatchJob(parentID string, meta map[string]string, payload []byte) (agent.DispatchResult, error) {
+	d, ok := s.srv.(Dispatcher)
+	if !ok {
+		return agent.DispatchResult{}, errors.New("dispatch: this server does not dispatch parameterized jobs")
+	}
+	child, allocs, err := d.DispatchJob(parentID, meta, payload)
+	if errors.Is(err, server.ErrJobNotFound) {
+		return agent.DispatchResult{}, fmt.Errorf("%w: %q", agent.ErrJobNotFound, parentID)
+	}
+	if err != nil {
+		return agent.DispatchResult{}, err
+	}
+	index := s.placementIndex(allocs)
+	s.mu.Lock()
+	evalID := seeds.ID(s.evals)
+	s.mu.Unlock()
+	return agent.DispatchResult{DispatchedJobID: child.ID, EvalID: evalID,
+		EvalCreateIndex: index, JobCreateIndex: index, Index: index}, nil
 }

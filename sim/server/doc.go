@@ -34,4 +34,10 @@
 // Schedule blocks updates its allocs in place (same alloc, higher
 // AllocModifyIndex, PAUSE-7); any other change stops the old allocs and
 // places new ones. StopJob sets every alloc of the job to desired stop.
+//
+// Parameterized jobs (Nomad's dispatch): registering one places nothing.
+// DispatchJob checks a dispatch against it (structs.Job.ValidateDispatch),
+// then registers and places the child job
+// `<parent>/dispatch-<unix seconds>-<8 hex>` (the clock's time, hex from
+// the server's source) with the dispatch meta merged over the parent's.
 package server

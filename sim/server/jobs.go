@@ -68,7 +68,9 @@ func (s *Server) RegisterJob(job *structs.Job) ([]*structs.Allocation, error) {
 		}
 		idx := s.bump(append(s.jobNodes(job.ID), n.id)...)
 		s.stopAllocs(job.ID, idx)
-		out = s.place(job, n.id, idx)
+		if !job.IsParameterized() { // a template: its dispatches run
+			out = s.place(job, n.id, idx)
+		}
 	}
 	ids := make([]string, len(out))
 	for i, a := range out {

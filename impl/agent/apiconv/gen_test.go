@@ -176,6 +176,22 @@ func genJob(t *rapid.T) *structs.Job {
 			j.TaskGroups[i] = genGroup(t)
 		}
 	}
+	// Parameterized jobs: meta (nil or non-empty, as JobFromAPI keeps it),
+	// the parameterized block, a dispatched child's fields.
+	if rapid.Bool().Draw(t, "meta") {
+		j.Meta = map[string]string{genString(t, "meta-key") + "k": genString(t, "meta-value")}
+	}
+	if rapid.Bool().Draw(t, "parameterized") {
+		keys := rapid.SliceOfN(rapid.SampledFrom([]string{"shard", "out", "runner"}), 0, 2)
+		j.ParameterizedJob = &structs.ParameterizedJobConfig{
+			Payload:      rapid.SampledFrom([]string{"", "optional", "required", "forbidden"}).Draw(t, "payload"),
+			MetaRequired: keys.Draw(t, "meta-required"),
+			MetaOptional: keys.Draw(t, "meta-optional"),
+		}
+	}
+	if rapid.Bool().Draw(t, "dispatched") {
+		j.ParentID, j.Dispatched = genString(t, "parent")+"p", true
+	}
 	return j
 }
 

@@ -1,6 +1,9 @@
 package apiconv
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/hashicorp/nomad/api"
@@ -19,16 +22,25 @@ func JobFromAPI(j *api.Job) *structs.Job {
 		return nil
 	}
 	out := &structs.Job{
-		ID:        deref(j.ID),
-		Name:      deref(j.Name),
-		Namespace: deref(j.Namespace),
-		Type:      deref(j.Type),
+		ID:         deref(j.ID),
+		Name:       deref(j.Name),
+		Namespace:  deref(j.Namespace),
+		Type:       deref(j.Type),
+		ParentID:   deref(j.ParentID),
+		Dispatched: j.Dispatched,
 	}
 	if j.TaskGroups != nil {
 		out.TaskGroups = make([]*structs.TaskGroup, len(j.TaskGroups))
 		for i, tg := range j.TaskGroups {
 			out.TaskGroups[i] = groupFromAPI(tg)
 		}
+	}
+	if len(j.Meta) > 0 {
+		out.Meta = maps.Clone(j.Meta)
+	}
+	if p := j.ParameterizedJob; p != nil {
+		out.ParameterizedJob = &structs.ParameterizedJobConfig{Payload: p.Payload,
+			MetaRequired: slices.Clone(p.MetaRequired), MetaOptional: slices.Clone(p.MetaOptional)}
 	}
 	return out
 }
@@ -40,16 +52,25 @@ func JobToAPI(j *structs.Job) *api.Job {
 		return nil
 	}
 	out := &api.Job{
-		ID:        ptr(j.ID),
-		Name:      optional(j.Name),
-		Namespace: optional(j.Namespace),
-		Type:      optional(j.Type),
+		ID:         ptr(j.ID),
+		Name:       optional(j.Name),
+		Namespace:  optional(j.Namespace),
+		Type:       optional(j.Type),
+		ParentID:   optional(j.ParentID),
+		Dispatched: j.Dispatched,
 	}
 	if j.TaskGroups != nil {
 		out.TaskGroups = make([]*api.TaskGroup, len(j.TaskGroups))
 		for i, tg := range j.TaskGroups {
 			out.TaskGroups[i] = groupToAPI(tg)
 		}
+	}
+	if len(j.Meta) > 0 {
+		out.Meta = maps.Clone(j.Meta)
+	}
+	if p := j.ParameterizedJob; p != nil {
+		out.ParameterizedJob = &api.ParameterizedJobConfig{Payload: p.Payload,
+			MetaRequired: slices.Clone(p.MetaRequired), MetaOptional: slices.Clone(p.MetaOptional)}
 	}
 	return out
 }

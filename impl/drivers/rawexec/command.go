@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,11 +25,15 @@ const (
 	stderrSuffix = ".stderr.0"
 )
 
-// taskEnv is the task's environment: PATH=basePath, with the task's Env
-// merged over it, as sorted KEY=VALUE pairs (never nil, so the driver's
-// own environment is not inherited).
-func taskEnv(basePath string, env map[string]string) []string {
-	merged := map[string]string{envPath: basePath}
+// taskEnv is the task's environment: base, then PATH=basePath, then the
+// task's Env merged over it, as sorted KEY=VALUE pairs (never nil, so the
+// driver's own environment is not inherited).
+func taskEnv(base map[string]string, basePath string, env map[string]string) []string {
+	merged := maps.Clone(base)
+	if merged == nil {
+		merged = map[string]string{}
+	}
+	merged[envPath] = basePath
 	for k, v := range env {
 		merged[k] = v
 	}
@@ -131,8 +136,8 @@ func openLogs(cfg *drivers.TaskConfig) (stdout, stderr *os.File, err error) {
 // to the log files (or discarded), in its own process group. The caller
 // closes the returned log files once the process has started (the child
 // holds its own copies).
-func buildCmd(cfg *drivers.TaskConfig, spec taskSpec, basePath string) (*exec.Cmd, []*os.File, error) {
-	env := taskEnv(basePath, cfg.Env)
+func buildCmd(cfg *drivers.TaskConfig, spec taskSpec, basePath string, base map[string]string) (*exec.Cmd, []*os.File, error) {
+	env := taskEnv(base, basePath, cfg.Env)
 	path, err := lookPath(spec.Command, envValue(env, envPath))
 	if err != nil {
 		return nil, nil, err

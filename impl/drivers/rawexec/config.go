@@ -18,8 +18,8 @@ const DefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
 const DefaultPollInterval = time.Second
 
 // Config configures a Driver. Clock is required; with only a Clock set it
-// is a raw_exec driver with PATH DefaultPath, polling recovered tasks
-// every second and no observer.
+// is a raw_exec driver with PATH DefaultPath and no other inherited
+// environment, polling recovered tasks every second and no observer.
 type Config struct {
 	// Clock is the only source of time (SPEC DET-1): handle StartedAt,
 	// the StopTask force kill and the recovered-task poll. Required: New
@@ -31,6 +31,11 @@ type Config struct {
 	// The driver never reads its own environment (DET-1): the caller
 	// passes it in. Empty: DefaultPath.
 	Path string
+	// Env is the base environment of every task, under PATH and the
+	// task's Env (how an agent passes its own environment on, as Nomad
+	// passes the host's to raw_exec tasks). The driver copies it. Nil:
+	// none, only PATH.
+	Env map[string]string
 	// PollInterval is how often a recovered task, which is not this
 	// process's child, is checked for its exit. Zero or negative:
 	// DefaultPollInterval.

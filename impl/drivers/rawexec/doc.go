@@ -14,9 +14,9 @@
 //
 // The process:
 //
-//  1. Environment: PATH from Config.Path (the driver never reads its own
-//     environment, DET-1), with TaskConfig.Env merged over it; nothing
-//     else is inherited.
+//  1. Environment: Config.Env (what the agent passes on, none by
+//     default), then PATH from Config.Path (the driver never reads its
+//     own environment, DET-1), then TaskConfig.Env merged over both.
 //  2. Working dir: TaskConfig.TaskDir if set and existing, else the
 //     driver's own.
 //  3. Output: stdout and stderr are appended to <task>.stdout.0 and

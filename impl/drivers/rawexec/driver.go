@@ -2,6 +2,7 @@ package rawexec
 
 import (
 	"errors"
+	"maps"
 	"sync"
 	"time"
 
@@ -28,6 +29,7 @@ var (
 type Driver struct {
 	clock        clock.Clock
 	path         string
+	env          map[string]string
 	pollInterval time.Duration
 	trace        tasktable.Tracer
 
@@ -48,6 +50,7 @@ func New(cfg Config) *Driver {
 	d := &Driver{
 		clock:        cfg.Clock,
 		path:         cfg.Path,
+		env:          maps.Clone(cfg.Env),
 		pollInterval: cfg.PollInterval,
 		tasks:        tasktable.New[*task](ErrClosed),
 	}

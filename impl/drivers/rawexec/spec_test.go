@@ -83,8 +83,13 @@ func TestStartBadConfig(t *testing.T) {
 // TestTaskEnv: PATH comes from the driver's config, the task's Env is
 // merged over it, and the result is sorted.
 func TestTaskEnv(t *testing.T) {
-	must.Eq(t, []string{"PATH=/p"}, taskEnv("/p", nil))
-	must.Eq(t, []string{"A=1", "PATH=/mine", "Z=2"}, taskEnv("/p", map[string]string{"Z": "2", "PATH": "/mine", "A": "1"}))
+	must.Eq(t, []string{"PATH=/p"}, taskEnv(nil, "/p", nil))
+	must.Eq(t, []string{"A=1", "PATH=/mine", "Z=2"}, taskEnv(nil, "/p", map[string]string{"Z": "2", "PATH": "/mine", "A": "1"}))
+	// The base is under PATH and the task's Env.
+	base := map[string]string{"HOME": "/h", "PATH": "/base", "A": "0"}
+	must.Eq(t, []string{"A=1", "HOME=/h", "PATH=/p"}, taskEnv(base, "/p", map[string]string{"A": "1"}))
+	must.Eq(t, "/h", base["HOME"], must.Sprint("the base is not modified"))
+	must.Eq(t, "/base", base["PATH"])
 	must.Eq(t, "/mine", envValue([]string{"A=1", "PATH=/mine"}, "PATH"))
 	must.Eq(t, "", envValue([]string{"A=1"}, "PATH"))
 }

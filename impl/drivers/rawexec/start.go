@@ -37,7 +37,7 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 	if old, ok := d.tasks.Get(id); ok && old.running() {
 		return nil, fmt.Errorf(fmtStart, id, drivers.ErrTaskExists)
 	}
-	cmd, files, err := buildCmd(cfg, spec, d.path)
+	cmd, files, err := buildCmd(cfg, spec, d.path, d.env)
 	if err == nil {
 		err = cmd.Start()
 		if err != nil {

@@ -29,6 +29,10 @@ const shutdownTimeout = 10 * time.Second
 type Config struct {
 	// Getenv reads PATH for raw_exec tasks; nil means os.Getenv.
 	Getenv func(string) string
+	// Environ is the environment raw_exec tasks inherit (less PATH,
+	// which Getenv gives, and devagent.EnvDenyList), as a Nomad client
+	// passes the host's; nil means os.Environ.
+	Environ func() []string
 	// Local is the default -local-zone; nil means time.Local.
 	Local *time.Location
 	// Stop, when set, replaces SIGINT and SIGTERM: the agent stops when it
@@ -136,8 +140,16 @@ func (c Config) agentConfig(fs *flag.FlagSet, o options, stderr io.Writer) (deva
 		Profile:   profile,
 		LocalZone: zone,
 		Path:      getenv("PATH"),
+		Env:       devagent.TaskEnv(c.environ()),
 		Logger:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	}, nil
+}
+
+func (c Config) environ() []string {
+	if c.Environ == nil {
+		return os.Environ()
+	}
+	return c.Environ()
 }
 
 func (c Config) local() *time.Location {

@@ -16,8 +16,11 @@ Nomad-compatible HTTP API (SPEC section 5), so that conform job run,
 conform alloc pause and the official Nomad Go client can talk to it.
 Task drivers: mock_driver (nothing runs; tasks are plans, e.g.
 config { run_for = "1h" }) and raw_exec (local processes, no isolation;
-config { command = "sleep" args = ["600"] }). CSI volumes are not
-available.
+config { command = "sleep" args = ["600"] }; a task inherits the agent's
+environment but Nomad's default env.denylist, as on a Nomad client). CSI
+volumes are not available. Parameterized batch jobs register without
+running; each dispatch (nomad job dispatch, PUT /v1/job/<id>/dispatch)
+runs a child job whose tasks see its meta as NOMAD_META_<key>.
 
 Everything lives as long as the process: on exit every job is stopped and
 its tasks killed (bounded by %v), and a temporary data dir is removed.

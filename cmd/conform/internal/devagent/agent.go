@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,6 +49,29 @@ const (
 	Region     = "global"
 )
 
+// EnvDenyList are the variables of the agent's environment that raw_exec
+// tasks do not get (TaskEnv): Nomad's default client env.denylist.
+var EnvDenyList = []string{
+	"CONSUL_TOKEN", "CONSUL_HTTP_TOKEN", "VAULT_TOKEN", "NOMAD_LICENSE",
+	"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+	"GOOGLE_APPLICATION_CREDENTIALS",
+}
+
+// TaskEnv is the base environment raw_exec tasks get from an agent whose
+// own environment is environ (KEY=VALUE pairs, os.Environ's form):
+// everything but PATH (Config.Path carries it) and EnvDenyList.
+func TaskEnv(environ []string) map[string]string {
+	out := map[string]string{}
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || k == "PATH" || slices.Contains(EnvDenyList, k) {
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
 // Data dir layout.
 const (
 	stateSubdir = "client" // bbolt file: <data>/client/state.db
@@ -72,6 +96,10 @@ type Config struct {
 	LocalZone *time.Location
 	// Path is the PATH of raw_exec tasks; empty means rawexec.DefaultPath.
 	Path string
+	// Env is the rest of raw_exec tasks' base environment (under PATH and
+	// the task's own); nil means none. `conform agent` passes its own
+	// environment less EnvDenyList, as a Nomad client passes the host's.
+	Env map[string]string
 	// Clock is the agent's only clock; nil means clock.New().
 	Clock clock.Clock
 	// Seed derives the node, alloc and eval IDs; 0 means a random seed.
@@ -149,7 +177,7 @@ func (a *Agent) start(undo *[]func()) error {
 	}
 
 	a.mockDrv = mock.New(mock.Config{Clock: cfg.Clock})
-	a.rawDrv = rawexec.New(rawexec.Config{Clock: cfg.Clock, Path: cfg.Path})
+	a.rawDrv = rawexec.New(rawexec.Config{Clock: cfg.Clock, Path: cfg.Path, Env: cfg.Env})
 	*undo = append(*undo, a.mockDrv.Close, a.rawDrv.Close)
 
 	sink := metrics.NewInmemSink(10*time.Second, time.Minute)

@@ -12,7 +12,8 @@
 //     profile (SCOPE-2) and one node registered `ready` for the local
 //     client;
 //  3. the drivers: `mock_driver` (plans on the clock, nothing runs) and
-//     `raw_exec` (local processes, PATH from Config.Path);
+//     `raw_exec` (local processes, PATH from Config.Path, the rest of
+//     their base environment from Config.Env);
 //  4. the reference client (impl/client with the reference alloc runner),
 //     connected to the server by an in-process RPC transport that copies
 //     every request and reply through JSON, as a wire would, and whose
