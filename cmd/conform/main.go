@@ -17,6 +17,7 @@ import (
 	"github.com/allocsim/allocsim/cmd/conform/internal/runcmd"
 	"github.com/allocsim/allocsim/cmd/conform/internal/runners"
 	"github.com/allocsim/allocsim/cmd/conform/internal/schedulecmd"
+	"github.com/allocsim/allocsim/cmd/conform/internal/sweepcmd"
 )
 
 func main() {
@@ -89,6 +90,7 @@ type command struct {
 func commands(env environment) []command {
 	sched := schedulecmd.Config{Now: env.now, Local: env.local}
 	suite := runcmd.Config{Self: env.self, Terminal: env.terminal, Now: env.now}
+	sweep := sweepcmd.Config{Self: env.self}
 	return []command{
 		{name: "schedule", summary: schedulecmd.Summary, run: sched.Run},
 		{name: "agent", summary: agentcmd.Summary, run: agentcmd.Config{Local: env.local}.Run},
@@ -96,6 +98,8 @@ func commands(env environment) []command {
 		{name: "alloc pause", summary: alloccmd.PauseSummary, run: alloccmd.RunPause},
 		{name: "run", summary: runcmd.Summary, run: suite.Run},
 		{name: "replay", summary: runcmd.ReplaySummary, run: suite.Replay},
+		{name: "sweep", summary: sweepcmd.Summary, run: sweep.Run},
+		{name: "sweep merge", summary: sweepcmd.MergeSummary, run: sweep.Merge},
 		{name: "runners", summary: runners.Summary, run: runners.Run},
 	}
 }

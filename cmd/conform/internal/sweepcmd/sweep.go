@@ -1,0 +1,266 @@
+package sweepcmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
+	"github.com/allocsim/allocsim/cmd/conform/internal/suiterun"
+)
+
+// Summary is `conform sweep`'s line in `conform help`.
+const Summary = "search a seed range for failures in resumable chunks, sharded across machines (summary file per shard)"
+
+// chunkBudget is each chunk's real-time budget: generous, so the suite's
+// default budget (4 minutes per run) never cuts a chunk short, and below
+// the test process's own timeout (an hour), so a chunk that is too long
+// ends as a truncated property (reported) rather than a killed process.
+const chunkBudget = 50 * time.Minute
+
+// Config is what `conform sweep` and `conform sweep merge` read from
+// their environment.
+type Config struct {
+	// Self is how printed commands invoke conform ("conform", "go run
+	// ./cmd/conform").
+	Self string
+}
+
+func (c Config) self() string {
+	if c.Self == "" {
+		return "conform"
+	}
+	return c.Self
+}
+
+// errFailures is exit code 1: the summary above lists the failures.
+var errFailures = cli.Verbatim(errors.New("conform sweep: failures found (replay commands above)"))
+
+// Run runs `conform sweep`.
+func (c Config) Run(name string, args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := newFlags(name, &o)
+	helped, err := cli.ParseFlags(fs, args, stdout, writeHelp(fs, sweepHelp, sweepTail))
+	if err != nil || helped {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return cli.Usagef("unexpected arguments %q (did you mean %s merge?)", fs.Args(), name)
+	}
+	o.set = func(flagName string) bool { return cli.IsSet(fs, flagName) }
+	t, err := o.resolve()
+	if err != nil {
+		return err
+	}
+	if err := writeSummary(t.path, t.file); err != nil {
+		return cli.Tool(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	runErr := c.sweep(ctx, t, o, stderr)
+	if err := writeReport(stdout, t.file, c.self(), t.path); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if len(t.file.Failures) > 0 {
+		return errFailures
+	}
+	return nil
+}
+
+// sweeper runs chunks: each worker takes the next chunk with work
+// (summaryFile.next) under the lock, checks it with the suite, records
+// the results and rewrites the summary.
+type sweeper struct {
+	c      Config
+	t      target
+	plan   suiterun.Plan
+	size   uint64
+	stderr io.Writer
+	start  time.Time
+
+	mu     sync.Mutex
+	cursor uint64 // the first seed no chunk of this run has taken
+	done   bool   // the cursor passed the last seed
+	errs   []error
+}
+
+// sweep checks what is left of t's shard, o.parallel chunks at a time.
+func (c Config) sweep(ctx context.Context, t target, o options, stderr io.Writer) error {
+	f := t.file
+	scope := f.scope()
+	fmt.Fprintf(stderr, "sweep %s (profile %s) seeds %s, shard %s: seeds %s (%d), chunks of %d, properties %s\n",
+		f.Runner, f.Profile, f.Seeds, f.Shard, scope, scope.Len(), o.chunk, selectionText(f.Selection))
+	fmt.Fprintf(stderr, "summary: %s\n", t.path)
+	if t.resumed {
+		fmt.Fprintf(stderr, "resuming: %d of %d seeds covered, %d failure%s so far\n",
+			f.Totals.Covered, f.Totals.Seeds, len(f.Failures), plural(len(f.Failures), "", "s"))
+	}
+	if _, ok := f.next(scope.From, o.chunk); !ok {
+		fmt.Fprintln(stderr, "nothing left to do")
+		return nil
+	}
+	artifacts, cleanup, err := artifactDir(o.artifacts)
+	if err != nil {
+		return cli.Tool(err)
+	}
+	defer cleanup()
+	s := &sweeper{c: c, t: t, size: o.chunk, stderr: stderr, start: time.Now(), cursor: scope.From,
+		plan: suiterun.Plan{
+			Targets:     []suiterun.Target{{Name: f.Runner, Builtin: true, Profile: f.Profile}},
+			Properties:  f.Selection,
+			Budget:      chunkBudget,
+			Parallel:    1,
+			ArtifactDir: artifacts,
+			AllocsimDir: o.allocsim,
+		}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range o.parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.work(ctx, cancel)
+		}()
+	}
+	wg.Wait()
+	if len(s.errs) > 0 {
+		err := errors.Join(s.errs...)
+		if cli.IsUsage(err) {
+			return err
+		}
+		return cli.Tool(fmt.Errorf("%w\nthe summary keeps what was done: continue with --resume %s", err, t.path))
+	}
+	if _, left := f.next(scope.From, o.chunk); left && ctx.Err() != nil {
+		return cli.Tool(fmt.Errorf("interrupted: continue with --resume %s", t.path))
+	}
+	return nil
+}
+
+// work checks chunks until none is left or the sweep stops.
+func (s *sweeper) work(ctx context.Context, stop func()) {
+	for {
+		w, ok := s.take(ctx)
+		if !ok {
+			return
+		}
+		if err := s.check(ctx, w); err != nil {
+			// A chunk cut by the stop (another chunk's error, an
+			// interrupt) is not an error of its own.
+			if !errors.Is(err, context.Canceled) {
+				s.mu.Lock()
+				s.errs = append(s.errs, err)
+				s.mu.Unlock()
+			}
+			stop()
+			return
+		}
+	}
+}
+
+// take returns the next chunk with work and moves the cursor past it.
+func (s *sweeper) take(ctx context.Context) (work, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done || ctx.Err() != nil {
+		return work{}, false
+	}
+	w, ok := s.t.file.next(s.cursor, s.size)
+	if !ok {
+		s.done = true
+		return work{}, false
+	}
+	end := chunkAt(s.t.file.scope(), s.size, w.Seeds.From).To
+	if end == math.MaxUint64 {
+		s.done = true
+	} else {
+		s.cursor = end + 1
+	}
+	return w, true
+}
+
+// check runs the suite on one chunk and records what it found.
+func (s *sweeper) check(ctx context.Context, w work) error {
+	plan := s.plan
+	plan.SeedsFrom, plan.SeedsTo = w.Seeds.From, w.Seeds.To
+	if w.Properties != nil {
+		plan.Properties = w.Properties
+	}
+	s.progress("chunk %s: checking %s\n", w.Seeds, w.what())
+	began := time.Now()
+	run, err := suiterun.Run(ctx, plan)
+	if suiterun.IsUsage(err) {
+		return cli.Usage(err)
+	}
+	if err == nil && len(run.Runners) != 1 {
+		err = fmt.Errorf("the suite reported %d runners, want 1", len(run.Runners))
+	}
+	if err != nil {
+		return fmt.Errorf("chunk %s: %w", w.Seeds, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.t.file
+	fresh, recErr := f.record(w, run.Runners[0].Properties, s.replay)
+	if err := writeSummary(s.t.path, f); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.stderr, "chunk %s: done in %s; covered %d of %d seeds, %d failure%s (%s since start)\n",
+		w.Seeds, time.Since(began).Round(time.Millisecond), f.Totals.Covered, f.Totals.Seeds,
+		len(f.Failures), plural(len(f.Failures), "", "s"), time.Since(s.start).Round(time.Second))
+	for _, x := range fresh {
+		fmt.Fprintf(s.stderr, "  FAIL %s seed %d: %s\n", x.Property, x.Seed, x.Violation)
+	}
+	if recErr != nil {
+		return fmt.Errorf("chunk %s incomplete: %w", w.Seeds, recErr)
+	}
+	return nil
+}
+
+func (s *sweeper) progress(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintf(s.stderr, format, args...)
+}
+
+// replay is the conform replay command of one failing seed.
+func (s *sweeper) replay(id string, seed uint64) string {
+	return replayCommand(s.c.self(), s.t.file.Runner, s.t.file.Profile, s.t.runner.Profile, id, seed)
+}
+
+// replayCommand names the profile only when it is not the runner's own.
+func replayCommand(self, runner, profile, runnerProfile, id string, seed uint64) string {
+	cmd := fmt.Sprintf("%s replay --runner %s", self, runner)
+	if profile != runnerProfile {
+		cmd += " --profile " + profile
+	}
+	return fmt.Sprintf("%s --property %s --seed %d", cmd, id, seed)
+}
+
+// artifactDir is dir (made absolute), or a temporary directory that
+// cleanup removes.
+func artifactDir(dir string) (string, func(), error) {
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "conform-sweep-")
+		if err != nil {
+			return "", nil, fmt.Errorf("artifact directory: %w", err)
+		}
+		return tmp, func() { _ = os.RemoveAll(tmp) }, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", nil, fmt.Errorf("artifact directory: %w", err)
+	}
+	return abs, func() {}, nil
+}
