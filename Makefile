@@ -1,5 +1,5 @@
-# allocsim: the two commands are `make test` (everything CI checks) and the
-# main job (for now `go run ./cmd/conform schedule ...`, see README.md).
+# allocsim: the two commands are `make test` (everything CI checks) and
+# `make conform`, the main job (the suite against the built-in runners).
 GO           ?= go
 STATICCHECK  ?= $(shell $(GO) env GOPATH)/bin/staticcheck
 STATICCHECK_VERSION := v0.8.2
@@ -58,6 +58,14 @@ tools:
 	@[ -x $(STATICCHECK) ] && $(STATICCHECK) -version | grep -q $(STATICCHECK_VERSION:v%=%) || \
 	  $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-## conform: the main job. Until the conformance suite exists, a schedule example.
+## conform: the main job: the conformance suite against the built-in
+## runners (reference and minimal expected to conform, every mutant expected
+## to fail the rules it breaks), the matrix printed, reports (Markdown,
+## HTML with timelines, JUnit, JSON) in reports/latest/.
 conform:
-	$(GO) run ./cmd/conform schedule --start '0 9 * * MON-FRI *' --end '0 17' --timezone America/New_York --next 5
+	$(GO) run ./cmd/conform run --runner all --report reports/latest
+
+## report: make conform, then reports/CONFORMANCE.md (and the results it is
+## rendered from, reports/conformance.json) regenerated from its results.
+report: conform
+	$(GO) test -count=1 ./cmd/conform/internal/runners -run '^TestConformanceReport$$' -conformance.update=$(CURDIR)/reports/latest/report.json
