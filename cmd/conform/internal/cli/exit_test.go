@@ -121,3 +121,12 @@ func TestReportVerbatim(t *testing.T) {
 		t.Fatal("Unwrap")
 	}
 }
+
+func TestListFlag(t *testing.T) {
+	var l ListFlag
+	must.NoError(t, l.Set("a, b"))
+	must.NoError(t, l.Set(""))
+	must.NoError(t, l.Set("c"))
+	must.Eq(t, ListFlag{"a", "b", "c"}, l)
+	must.Eq(t, "a,b,c", l.String())
+}

@@ -88,7 +88,7 @@ type options struct {
 	sel        selection
 	checks     int
 	seed       uint64
-	properties multiFlag
+	properties cli.ListFlag
 	parallel   int
 	shard      string
 	budget     time.Duration
@@ -103,7 +103,7 @@ type options struct {
 
 func (c Config) flags(name string, o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.Var((*multiFlag)(&o.sel.runners), "runner", "built-in runner `NAME` or group (all, mutants); repeatable")
+	fs.Var((*cli.ListFlag)(&o.sel.runners), "runner", "built-in runner `NAME` or group (all, mutants); repeatable")
 	fs.StringVar(&o.sel.pkg, "pkg", "", "`IMPORTPATH` of a runner package in another module")
 	fs.StringVar(&o.sel.factory, "factory", "Factory", "the package's exported factory `NAME`")
 	fs.StringVar(&o.sel.profile, "profile", "", "suite `profile`: full or client-communication (default: the runner's own; full for --pkg)")
@@ -122,21 +122,11 @@ func (c Config) flags(name string, o *options) *flag.FlagSet {
 	return fs
 }
 
-func (c Config) writeHelp(fs *flag.FlagSet) func(io.Writer) {
-	return func(w io.Writer) {
-		fmt.Fprint(w, help)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-		fmt.Fprint(w, helpTail)
-	}
-}
-
 // Run runs `conform run`.
 func (c Config) Run(name string, args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := c.flags(name, &o)
-	helped, err := cli.ParseFlags(fs, args, stdout, c.writeHelp(fs))
+	helped, err := cli.ParseFlags(fs, args, stdout, cli.FlagHelp(fs, help, helpTail))
 	if err != nil || helped {
 		return err
 	}

@@ -60,13 +60,7 @@ func (c Config) Replay(name string, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&traceFile, "trace", "", "also write the run's trace (JSON lines) to `FILE`")
 	fs.StringVar(&htmlFile, "html", "", "also write an HTML page with the run's SVG timeline to `FILE`")
 	fs.StringVar(&allocsim, "allocsim", "", "the allocsim module's source `DIR` (default: found with go list)")
-	helped, err := cli.ParseFlags(fs, args, stdout, func(w io.Writer) {
-		fmt.Fprint(w, replayHelp)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-		fmt.Fprint(w, replayTail)
-	})
+	helped, err := cli.ParseFlags(fs, args, stdout, cli.FlagHelp(fs, replayHelp, replayTail))
 	if err != nil || helped {
 		return err
 	}

@@ -34,15 +34,7 @@ func TestMutantFailsAndItsReplayReproduces(t *testing.T) {
 	must.StrContains(t, text, "FAIL mutant/sched-utc: SCHED-5/inside-windows-only (SCHED-5, ")
 	must.StrContains(t, text, "0 of 1 runners met their expectation: mutant/sched-utc.")
 	must.StrContains(t, errOut.String(), "mutant/sched-utc  SCHED-5/inside-windows-only  FAIL  seed ")
-	var replay, violation string
-	for _, l := range strings.Split(text, "\n") {
-		if v, ok := strings.CutPrefix(l, "  replay:    "); ok {
-			replay = v
-		}
-		if v, ok := strings.CutPrefix(l, "  violation: "); ok {
-			violation = v
-		}
-	}
+	replay, violation := field(text, "replay"), field(text, "violation")
 	must.StrHasPrefix(t, "conform replay --runner mutant/sched-utc --property SCHED-5/inside-windows-only --seed ", replay)
 	must.NotEq(t, "", violation)
 
@@ -102,11 +94,10 @@ func TestPackageRunner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the suite")
 	}
-	example, err := filepath.Abs("../../../../examples/noderunner")
-	must.NoError(t, err)
+	example := absolute(t, "../../../../examples/noderunner")
 	c := Config{Self: "conform"}
 	var out, errOut bytes.Buffer
-	err = c.Run("run", []string{"--pkg", example, "--factory", "New", "--profile", "client-communication",
+	err := c.Run("run", []string{"--pkg", example, "--factory", "New", "--profile", "client-communication",
 		"--property", "SYNC-5", "--checks", "1"}, &out, &errOut)
 	must.NoError(t, err, must.Sprintf("stdout:\n%s\nstderr:\n%s", &out, &errOut))
 	must.StrContains(t, out.String(), "example.com/noderunner.New")
@@ -128,27 +119,39 @@ func TestRunnerPanicOnItsOwnGoroutine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the suite")
 	}
-	dir, err := filepath.Abs("testdata/panicrunner")
-	must.NoError(t, err)
+	dir := absolute(t, "testdata/panicrunner")
 	c := Config{Self: "conform"}
 	var out, errOut bytes.Buffer
-	err = c.Run("run", []string{"--pkg", dir, "--factory", "New", "--profile", "client-communication",
+	err := c.Run("run", []string{"--pkg", dir, "--factory", "New", "--profile", "client-communication",
 		"--property", "SYNC-5/nothing-before-contact", "--checks", "2"}, &out, &errOut)
 	must.Eq(t, cli.ExitFailure, cli.ExitCode(err), must.Sprintf("%v\nstdout:\n%s\nstderr:\n%s", err, &out, &errOut))
 	text := out.String()
 	must.StrContains(t, text, "violation: the runner panicked and ended the test binary: panic: panicrunner: a goroutine of the runner's own panics")
 	must.StrContains(t, text, "seed:      ")
 	must.StrContains(t, text, "(check 1)")
-	var replay string
-	for _, l := range strings.Split(text, "\n") {
-		if v, ok := strings.CutPrefix(l, "  replay:    conform replay "); ok {
-			replay = v
-		}
-	}
+	replay := strings.TrimPrefix(field(text, "replay"), "conform replay ")
 	must.StrContains(t, replay, "--pkg "+dir+" --factory New --profile client-communication --property SYNC-5/nothing-before-contact --seed ")
 	var rep bytes.Buffer
 	err = c.Replay("replay", strings.Fields(replay), &rep, &errOut)
 	must.Eq(t, cli.ExitFailure, cli.ExitCode(err), must.Sprintf("%v\n%s", err, &rep))
 	must.StrContains(t, rep.String(), "(no timeline: the run ended the test binary")
 	must.StrContains(t, rep.String(), "panic: panicrunner")
+}
+
+// field is the last "  <name>: <value>" line of a failure block in text.
+func field(text, name string) string {
+	var v string
+	for _, l := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(l, "  "+name+":"); ok {
+			v = strings.TrimSpace(rest)
+		}
+	}
+	return v
+}
+
+func absolute(t *testing.T, path string) string {
+	t.Helper()
+	abs, err := filepath.Abs(path)
+	must.NoError(t, err)
+	return abs
 }

@@ -17,20 +17,6 @@ const (
 	groupMutants = "mutants"
 )
 
-// multiFlag is a repeatable string flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string { return strings.Join(*m, ",") }
-
-func (m *multiFlag) Set(v string) error {
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			*m = append(*m, s)
-		}
-	}
-	return nil
-}
-
 // selection is what the command line names to check.
 type selection struct {
 	runners    []string

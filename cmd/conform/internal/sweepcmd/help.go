@@ -1,11 +1,5 @@
 package sweepcmd
 
-import (
-	"flag"
-	"fmt"
-	"io"
-)
-
 const sweepHelp = `Usage:
   conform sweep --runner NAME --seeds A..B [--shard i/n] [--chunk N]
                 [--property ID ...] [--profile P] [--summary FILE]
@@ -97,14 +91,3 @@ Examples:
   conform sweep merge shard-*.json
   conform sweep merge --out sweep.json --complete shard-1.json shard-2.json
 `
-
-// writeHelp prints head, fs's flags, then tail.
-func writeHelp(fs *flag.FlagSet, head, tail string) func(io.Writer) {
-	return func(w io.Writer) {
-		fmt.Fprint(w, head)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-		fmt.Fprint(w, tail)
-	}
-}

@@ -26,7 +26,7 @@ func (c Config) Merge(name string, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&out, "out", "", "write the merged summary to `FILE`")
 	fs.BoolVar(&complete, "complete", false, "exit 1 also when a seed of the range is not covered")
-	help := writeHelp(fs, mergeHelp, mergeTail)
+	help := cli.FlagHelp(fs, mergeHelp, mergeTail)
 	// Flags may come before or after the file names.
 	var paths []string
 	for rest := args; ; {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
 	"github.com/allocsim/allocsim/cmd/conform/internal/runners"
@@ -25,26 +24,12 @@ const (
 // Profiles the suite knows (runners keeps them equal to the suite's).
 var profiles = []string{"full", "client-communication"}
 
-// multiFlag is a repeatable, comma-separated string flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string { return strings.Join(*m, ",") }
-
-func (m *multiFlag) Set(v string) error {
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			*m = append(*m, s)
-		}
-	}
-	return nil
-}
-
 // options are `conform sweep`'s flags.
 type options struct {
 	runner, seeds, shard, profile string
 	resume, summary               string
 	chunk                         uint64
-	properties                    multiFlag
+	properties                    cli.ListFlag
 	allocsim, artifacts           string
 	parallel                      int
 	set                           func(name string) bool

@@ -64,7 +64,7 @@ func TestResolveNew(t *testing.T) {
 	_, err := o.resolve()
 	must.EqError(t, err, "--chunk 0: want at least 1 seed")
 
-	o = opts(options{runner: "sched-utc", seeds: "1..10", shard: "3/3", properties: multiFlag{"TELEM-2", "SCHED-5", "TELEM-2"}})
+	o = opts(options{runner: "sched-utc", seeds: "1..10", shard: "3/3", properties: cli.ListFlag{"TELEM-2", "SCHED-5", "TELEM-2"}})
 	tg, err := o.resolve()
 	must.NoError(t, err)
 	must.EqOp(t, "sweep-mutant_sched-utc-1-10-shard-3-of-3.json", tg.path)
@@ -92,7 +92,7 @@ func TestResolveResume(t *testing.T) {
 	must.EqOp(t, path, tg.path)
 	must.EqOp(t, "mutant/sched-utc", tg.runner.Name)
 	_, err = opts(options{resume: path, runner: "sched-utc", seeds: "1..6", shard: "2/2", profile: "full",
-		properties: multiFlag{"TELEM-2"}, summary: path}, "runner", "seeds", "shard", "profile", "property", "summary").resolve()
+		properties: cli.ListFlag{"TELEM-2"}, summary: path}, "runner", "seeds", "shard", "profile", "property", "summary").resolve()
 	must.NoError(t, err, must.Sprint("the same flags again"))
 
 	cases := []struct {
@@ -104,7 +104,7 @@ func TestResolveResume(t *testing.T) {
 		{options{seeds: "1..7"}, []string{"seeds"}, "it is for seeds 1..6, not 1..7"},
 		{options{shard: "1/2"}, []string{"shard"}, "it is for shard 2/2, not 1/2"},
 		{options{profile: "client-communication"}, []string{"profile"}, "it is for profile full, not client-communication"},
-		{options{properties: multiFlag{"SCHED-5"}}, []string{"property"}, "it is for properties TELEM-2, not SCHED-5"},
+		{options{properties: cli.ListFlag{"SCHED-5"}}, []string{"property"}, "it is for properties TELEM-2, not SCHED-5"},
 		{options{}, []string{"property"}, "it is for properties TELEM-2, not (all)"},
 	}
 	for _, tc := range cases {

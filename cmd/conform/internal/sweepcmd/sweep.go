@@ -48,7 +48,7 @@ var errFailures = cli.Verbatim(errors.New("conform sweep: failures found (replay
 func (c Config) Run(name string, args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags(name, &o)
-	helped, err := cli.ParseFlags(fs, args, stdout, writeHelp(fs, sweepHelp, sweepTail))
+	helped, err := cli.ParseFlags(fs, args, stdout, cli.FlagHelp(fs, sweepHelp, sweepTail))
 	if err != nil || helped {
 		return err
 	}
