@@ -41,7 +41,8 @@ func TestMutantFailsAndItsReplayReproduces(t *testing.T) {
 	args := strings.Fields(strings.TrimPrefix(replay, "conform replay "))
 	html := filepath.Join(dir, "replay.html")
 	var first, second bytes.Buffer
-	err = c.Replay("replay", append(args, "--html", html), &first, &errOut)
+	tracePath := filepath.Join(dir, "replay.trace.jsonl")
+	err = c.Replay("replay", append(args, "--html", html, "--trace", tracePath), &first, &errOut)
 	must.Eq(t, cli.ExitFailure, cli.ExitCode(err), must.Sprint(err))
 	must.StrContains(t, first.String(), "\n--- violation\n"+violation+"\n")
 	must.StrContains(t, first.String(), "FAIL\n")
@@ -49,6 +50,10 @@ func TestMutantFailsAndItsReplayReproduces(t *testing.T) {
 	must.Eq(t, cli.ExitFailure, cli.ExitCode(err))
 	must.Eq(t, first.String(), second.String(), must.Sprint("two replays print the same"))
 
+	trace, err := os.ReadFile(tracePath)
+	must.NoError(t, err)
+	must.StrHasPrefix(t, `{"t":`, string(trace))
+	must.StrContains(t, string(trace), `"kind":"world","msg":"start"`)
 	for _, name := range []string{"report.md", "report.html", "report.json", "junit.xml", "replay.html", "alone.junit.xml", "alone.json"} {
 		st, err := os.Stat(filepath.Join(dir, name))
 		must.NoError(t, err)
