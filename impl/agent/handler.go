@@ -128,6 +128,9 @@ func (h *Handler) route(r *http.Request) (endpoint, bool) {
 	if !ok || len(segs) < 2 || segs[0] != "v1" {
 		return nil, false
 	}
+	if ep, ok := h.routeClientFS(r, segs); ok {
+		return ep, true
+	}
 	switch {
 	case len(segs) == 2 && segs[1] == "jobs":
 		return methods(r, h.register, http.MethodPut, http.MethodPost), true
