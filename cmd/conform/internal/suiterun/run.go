@@ -90,40 +90,18 @@ func Run(ctx context.Context, plan Plan) (reports.Run, error) {
 	return run, ctx.Err()
 }
 
-// build builds each target's test binary (one for every built-in runner,
-// one per runner package), in order.
+// build returns each target's test binary, in order: from plan's
+// Binaries, or built into dir.
 func (p Plan) build(ctx context.Context, dir string) ([]binary, error) {
+	cache := p.Binaries
+	if cache == nil {
+		cache = &Binaries{dir: dir, pkgs: map[string]binary{}}
+	}
 	out := make([]binary, len(p.Targets))
-	var builtin *binary
-	pkgs := map[string]binary{}
 	for i, t := range p.Targets {
-		if t.Builtin {
-			if builtin == nil {
-				src := p.AllocsimDir
-				if src == "" {
-					var err error
-					if src, err = findAllocsim(ctx, p.Go, p.WorkDir); err != nil {
-						return nil, err
-					}
-				}
-				b, err := buildBuiltin(ctx, p.Go, src, dir)
-				if err != nil {
-					return nil, err
-				}
-				builtin = &b
-			}
-			out[i] = *builtin
-			continue
-		}
-		key := t.Pkg + "." + t.Factory
-		b, ok := pkgs[key]
-		if !ok {
-			sub := fmt.Sprintf("%s/pkg%d", dir, len(pkgs))
-			var err error
-			if b, err = buildPackage(ctx, p.Go, p.WorkDir, t.Pkg, t.Factory, sub); err != nil {
-				return nil, err
-			}
-			pkgs[key] = b
+		b, err := cache.get(ctx, p, t)
+		if err != nil {
+			return nil, err
 		}
 		out[i] = b
 	}

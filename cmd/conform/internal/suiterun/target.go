@@ -58,6 +58,9 @@ type Plan struct {
 	AllocsimDir string
 	// Go is the go command (default "go").
 	Go string
+	// Binaries, if set, keeps the test binaries for later runs (default:
+	// each run builds its own and removes them).
+	Binaries *Binaries
 	// Progress, if set, is called (from one goroutine at a time) as the
 	// run goes.
 	Progress func(Event)

@@ -115,6 +115,11 @@ func (c Config) sweep(ctx context.Context, t target, o options, stderr io.Writer
 		return cli.Tool(err)
 	}
 	defer cleanup()
+	bins, err := suiterun.NewBinaries()
+	if err != nil {
+		return cli.Tool(err)
+	}
+	defer bins.Close()
 	s := &sweeper{c: c, t: t, size: o.chunk, stderr: stderr, start: time.Now(), cursor: scope.From,
 		plan: suiterun.Plan{
 			Targets:     []suiterun.Target{{Name: f.Runner, Builtin: true, Profile: f.Profile}},
@@ -123,6 +128,7 @@ func (c Config) sweep(ctx context.Context, t target, o options, stderr io.Writer
 			Parallel:    1,
 			ArtifactDir: artifacts,
 			AllocsimDir: o.allocsim,
+			Binaries:    bins, // built once, for every chunk
 		}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
