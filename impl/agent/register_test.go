@@ -24,6 +24,10 @@ func apiJob(id string, tasks ...*api.Task) *api.Job {
 	return &api.Job{ID: new(id), TaskGroups: []*api.TaskGroup{tg}}
 }
 
+// minimalGroups is the JSON of the smallest admitted task groups (one
+// group, one task with a driver), for raw bodies about something else.
+const minimalGroups = `"TaskGroups":[{"Name":"g","Tasks":[{"Name":"t","Driver":"mock_driver"}]}]`
+
 func scheduledTask(name, start, end string) *api.Task {
 	t := api.NewTask(name, "mock_driver")
 	t.Schedule = &api.TaskSchedule{Cron: &api.TaskScheduleCron{Start: start, End: end, Timezone: "UTC"}}
@@ -64,7 +68,7 @@ func TestAPI4_RegisterEnt(t *testing.T) {
 func TestAPI4_RegisterRaw(t *testing.T) {
 	r := newRig(t, agent.Config{})
 	for _, method := range []string{http.MethodPut, http.MethodPost} {
-		got := do(t, r.h, method, "/v1/jobs?region=global&namespace=prod", `{"Job":{"ID":"web","Unknown":1}}`)
+		got := do(t, r.h, method, "/v1/jobs?region=global&namespace=prod", `{"Job":{"ID":"web","Unknown":1,`+minimalGroups+`}}`)
 		mustSuccessHeaders(t, got, "7")
 		must.EqOp(t, `{"EvalID":"eval-1","EvalCreateIndex":7,"JobModifyIndex":7,"Warnings":"","Index":7}`, got.Body)
 		must.EqOp(t, "application/json", got.Header.Get("Content-Type"))
@@ -72,7 +76,7 @@ func TestAPI4_RegisterRaw(t *testing.T) {
 	reg := r.server.Registered()
 	must.EqOp(t, "prod", reg[0].Namespace) // the namespace parameter fills an absent namespace
 
-	do(t, r.h, http.MethodPut, "/v1/jobs?namespace=prod", `{"Job":{"ID":"web","Namespace":"ops"}}`)
+	do(t, r.h, http.MethodPut, "/v1/jobs?namespace=prod", `{"Job":{"ID":"web","Namespace":"ops",`+minimalGroups+`}}`)
 	must.EqOp(t, "ops", r.server.Registered()[2].Namespace)
 }
 
@@ -84,7 +88,7 @@ func TestSCHED1_RegisterCERejected(t *testing.T) {
 	job := apiJob("web",
 		scheduledTask("a", "0 9 * * * *", "0 17"),
 		scheduledTask("b", "bad", "bad"),
-		&api.Task{Name: "c", Schedule: &api.TaskSchedule{}}, // null Cron counts as set
+		&api.Task{Name: "c", Driver: "mock_driver", Schedule: &api.TaskSchedule{}}, // null Cron counts as set
 	)
 	tg2 := api.NewTaskGroup("g2", 1)
 	tg2.Tasks = []*api.Task{scheduledTask("d", "0 9 * * * *", "0 17")}
@@ -94,7 +98,7 @@ func TestSCHED1_RegisterCERejected(t *testing.T) {
 	must.SliceEmpty(t, r.server.Registered())
 
 	raw := do(t, r.h, http.MethodPut, "/v1/jobs",
-		`{"Job":{"ID":"web","TaskGroups":[{"Name":"g","Tasks":[{"Name":"t","Schedule":{"Cron":null}}]}]}}`)
+		`{"Job":{"ID":"web","TaskGroups":[{"Name":"g","Tasks":[{"Name":"t","Driver":"mock_driver","Schedule":{"Cron":null}}]}]}}`)
 	must.EqOp(t, http.StatusInternalServerError, raw.Status)
 	must.EqOp(t, "1 error occurred:\n\t* task schedules requires Nomad Enterprise\n\n", raw.Body)
 	must.EqOp(t, "text/plain; charset=utf-8", raw.Header.Get("Content-Type"))
@@ -112,10 +116,10 @@ func TestAPI4_RegisterValidationEnt(t *testing.T) {
 	body := `{"Job":{"ID":"web","TaskGroups":[{"Name":"g",
 	  "RestartPolicy":{"Attempts":3,"Interval":1000000000,"Delay":1000000000,"Mode":"never"},
 	  "Tasks":[
-	    {"Name":"a","Schedule":{}},
-	    {"Name":"b","Schedule":{"Cron":{"Start":"0 9 * * *","End":"0"}}},
-	    {"Name":"c","Schedule":{"Cron":{"Start":"0 9 * * * *","End":"0 17"}}},
-	    {"Name":"d","Schedule":{"Cron":{"Start":"0 9 * * * *","End":"0/5 17"}}}]}]}}`
+	    {"Name":"a","Driver":"mock_driver","Schedule":{}},
+	    {"Name":"b","Driver":"mock_driver","Schedule":{"Cron":{"Start":"0 9 * * *","End":"0"}}},
+	    {"Name":"c","Driver":"mock_driver","Schedule":{"Cron":{"Start":"0 9 * * * *","End":"0 17"}}},
+	    {"Name":"d","Driver":"mock_driver","Schedule":{"Cron":{"Start":"0 9 * * * *","End":"0/5 17"}}}]}]}}`
 	got := do(t, r.h, http.MethodPost, "/v1/jobs", body)
 	must.EqOp(t, http.StatusInternalServerError, got.Status)
 	want := "6 errors occurred:\n" +
@@ -189,7 +193,7 @@ func TestAPI4_ServerRegisterError(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, agent.Config{})
 			r.server.registerFn = func(*structs.Job) (string, uint64, uint64, error) { return "", 0, 0, tc.err }
-			got := do(t, r.h, http.MethodPut, "/v1/jobs", `{"Job":{"ID":"web"}}`)
+			got := do(t, r.h, http.MethodPut, "/v1/jobs", `{"Job":{"ID":"web",`+minimalGroups+`}}`)
 			must.EqOp(t, http.StatusInternalServerError, got.Status)
 			must.EqOp(t, tc.want, got.Body)
 		})
@@ -200,12 +204,12 @@ func TestAPI4_ServerRegisterError(t *testing.T) {
 func TestAPI4_IndexAtLeastOne(t *testing.T) {
 	r := newRig(t, agent.Config{})
 	r.server.registerFn = func(*structs.Job) (string, uint64, uint64, error) { return "", 0, 0, nil }
-	got := do(t, r.h, http.MethodPut, "/v1/jobs", `{"Job":{"ID":"web"}}`)
+	got := do(t, r.h, http.MethodPut, "/v1/jobs", `{"Job":{"ID":"web",`+minimalGroups+`}}`)
 	mustSuccessHeaders(t, got, "1")
 	must.EqOp(t, `{"EvalID":"","EvalCreateIndex":0,"JobModifyIndex":0,"Warnings":"","Index":0}`, got.Body)
 
 	r.server.registerFn = func(*structs.Job) (string, uint64, uint64, error) { return "e", 5, 9, nil }
-	got = do(t, r.h, http.MethodPut, "/v1/jobs", `{"Job":{"ID":"web"}}`)
+	got = do(t, r.h, http.MethodPut, "/v1/jobs", `{"Job":{"ID":"web",`+minimalGroups+`}}`)
 	mustSuccessHeaders(t, got, "9")
 	must.EqOp(t, `{"EvalID":"e","EvalCreateIndex":5,"JobModifyIndex":9,"Warnings":"","Index":9}`, got.Body)
 }

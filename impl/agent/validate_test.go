@@ -30,10 +30,14 @@ func messages(err error) []string {
 // TestValidateJob is the admission table of SCHED-1 and DATA-3.
 func TestValidateJob(t *testing.T) {
 	valid := structs.NewRestartPolicy(2, 30*time.Minute, 15*time.Second, "fail")
-	group := func(p *structs.RestartPolicy, tasks ...*structs.Task) *structs.TaskGroup {
-		return &structs.TaskGroup{Name: "g", RestartPolicy: p, Tasks: tasks}
+	// Groups and tasks get distinct names and a driver, so that only the
+	// rules under test fail.
+	group := func(name string, p *structs.RestartPolicy, tasks ...*structs.Task) *structs.TaskGroup {
+		return &structs.TaskGroup{Name: name, RestartPolicy: p, Tasks: tasks}
 	}
-	task := func(s *schedule.Schedule) *structs.Task { return &structs.Task{Name: "t", Schedule: s} }
+	task := func(name string, s *schedule.Schedule) *structs.Task {
+		return &structs.Task{Name: name, Driver: "mock_driver", Schedule: s}
+	}
 	good := cron("0 9 * * * *", "0 17")
 	cases := []struct {
 		name    string
@@ -41,19 +45,19 @@ func TestValidateJob(t *testing.T) {
 		profile schedule.Profile
 		want    []string
 	}{
-		{"no schedules, ce", &structs.Job{TaskGroups: []*structs.TaskGroup{group(valid, task(nil))}}, schedule.ProfileCE, nil},
-		{"valid schedule, ent", &structs.Job{TaskGroups: []*structs.TaskGroup{group(valid, task(good))}}, schedule.ProfileEnt, nil},
+		{"no schedules, ce", &structs.Job{TaskGroups: []*structs.TaskGroup{group("g", valid, task("t", nil))}}, schedule.ProfileCE, nil},
+		{"valid schedule, ent", &structs.Job{TaskGroups: []*structs.TaskGroup{group("g", valid, task("t", good))}}, schedule.ProfileEnt, nil},
 		{"ce once per job", &structs.Job{TaskGroups: []*structs.TaskGroup{
-			group(valid, task(good), task(&schedule.Schedule{})), group(valid, task(good)),
+			group("g1", valid, task("t1", good), task("t2", &schedule.Schedule{})), group("g2", valid, task("t3", good)),
 		}}, schedule.ProfileCE, []string{"task schedules requires Nomad Enterprise"}},
 		{"ent first error per task", &structs.Job{TaskGroups: []*structs.TaskGroup{
-			group(valid, task(&schedule.Schedule{}), task(cron("a", "b")), task(good)),
-			group(valid, task(cron("0 9 * * * *", "0,5 1"))),
+			group("g1", valid, task("t1", &schedule.Schedule{}), task("t2", cron("a", "b")), task("t3", good)),
+			group("g2", valid, task("t4", cron("0 9 * * * *", "0,5 1"))),
 		}}, schedule.ProfileEnt, []string{"must specify cron block", "cron.start must contain 6 fields", `cron.end must not contain "/,"`}},
 		{"restart failures then schedules, in group order", &structs.Job{TaskGroups: []*structs.TaskGroup{
 			nil,
-			group(structs.NewRestartPolicy(0, time.Second, 0, "delay"), nil, task(cron("0 9 * * * *", "0 17 *"))),
-			group(structs.NewRestartPolicy(1, time.Minute, time.Second, "fail"), task(&schedule.Schedule{})),
+			group("g1", structs.NewRestartPolicy(0, time.Second, 0, "delay"), nil, task("t1", cron("0 9 * * * *", "0 17 *"))),
+			group("g2", structs.NewRestartPolicy(1, time.Minute, time.Second, "fail"), task("t2", &schedule.Schedule{})),
 		}}, schedule.ProfileCE, []string{
 			`Restart policy "delay" with 0 attempts is ambiguous`,
 			"Interval can not be less than 5s (got 1s)",
@@ -66,7 +70,7 @@ func TestValidateJob(t *testing.T) {
 		})
 	}
 	must.EqError(t, agent.ValidateJob(nil, schedule.ProfileEnt), "Job must be specified")
-	must.True(t, errors.Is(agent.ValidateJob(&structs.Job{TaskGroups: []*structs.TaskGroup{group(valid, task(good))}},
+	must.True(t, errors.Is(agent.ValidateJob(&structs.Job{TaskGroups: []*structs.TaskGroup{group("g", valid, task("t", good))}},
 		schedule.ProfileCE), schedule.ErrEnterpriseOnly))
 }
 

@@ -3,41 +3,63 @@ package structs
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/allocsim/allocsim/model/schedule"
 )
 
-// FmtCountNegative is the admission error of a group with a negative count.
-const FmtCountNegative = "task group %q has a negative count"
+// Admission messages of the job's structure. SPEC fixes FmtCountNegative
+// only by its rule (DATA-3); the others are Nomad's messages for the same
+// rules (issue 14, SPEC-NOTES "Admission gaps closed").
+const (
+	// FmtCountNegative is the admission error of a group with a negative count.
+	FmtCountNegative    = "task group %q has a negative count"
+	MsgJobIDSpace       = "Job ID contains a space"
+	MsgJobIDNull        = "Job ID contains a null character"
+	FmtJobTypeInvalid   = "Invalid job type: %q"
+	MsgJobNoGroups      = "Missing job task groups"
+	FmtGroupNoName      = "Job task group %d missing name"
+	FmtGroupRedefined   = "Job task group %d redefines '%s' from group %d"
+	FmtSystemGroupCount = "Job task group %s has count %d. Count cannot exceed 1 with system scheduler"
+	MsgGroupNoTasks     = "Missing tasks for task group"
+	FmtTaskNoName       = "Task %d missing name"
+	FmtTaskRedefined    = "Task %d redefines '%s' from task %d"
+	MsgTaskNameSlash    = "Task name cannot include slashes"
+	MsgTaskNoDriver     = "Missing task driver"
+)
 
 // Validate is job admission at registration (API-4, DATA-3, SCHED-1): every
 // failure, joined with errors.Join, each joined error exactly one message:
 //
-//  1. per task group, in order: a negative Count; then every failure of its
-//     restart policy (RestartPolicy.Validate, DATA-3);
-//  2. per task of the group with a Schedule (a nil Cron counts as set):
+//  1. the job: an ID with a space or a null character; a type other than
+//     service, batch, system or sysbatch (empty is the default, service);
+//     no task group;
+//  2. the groups' names, in order: a group without a name, a group named
+//     as an earlier one (numbered from 1), a system group counting more
+//     than 1;
+//  3. per task group, in order: a negative Count; no task; every failure
+//     of its restart policy (RestartPolicy.Validate, DATA-3); then per
+//     task: no name, a name an earlier task has, a name with a slash (it
+//     names the task's directory, ADIR-2), no driver;
+//  4. per task of the group with a Schedule (a nil Cron counts as set):
 //     under profile ce, `task schedules requires Nomad Enterprise` once per
 //     job, at the first scheduled task; under ent, each failing task's first
 //     SCHED-2 error;
-//  3. for a parameterized job (dispatch.go): a type other than batch or
+//  5. for a parameterized job (dispatch.go): a type other than batch or
 //     sysbatch, then an unknown payload requirement.
 //
-// Nil groups and tasks are skipped; nil means admitted. The job's presence
-// and ID are the caller's checks (API-4 messages). The agent and the
-// simulated server both call this; neither restates it.
+// Nil groups and tasks are skipped (they count for nothing); nil means
+// admitted. The job's presence and ID are the caller's checks (API-4
+// messages). The agent and the simulated server both call this; neither
+// restates it.
 func (j *Job) Validate(profile schedule.Profile) error {
-	var errs []error
+	errs := j.validateShape()
 	ceReported := false
 	for _, tg := range j.TaskGroups {
 		if tg == nil {
 			continue
 		}
-		if tg.Count < 0 {
-			errs = append(errs, fmt.Errorf(FmtCountNegative, tg.Name))
-		}
-		if err := tg.RestartPolicy.Validate(); err != nil {
-			errs = append(errs, err.(interface{ Unwrap() []error }).Unwrap()...)
-		}
+		errs = append(errs, tg.validateShape()...)
 		for _, t := range tg.Tasks {
 			if t == nil || !t.IsScheduled() {
 				continue
@@ -57,4 +79,86 @@ func (j *Job) Validate(profile schedule.Profile) error {
 	}
 	errs = append(errs, j.validateParameterized()...)
 	return errors.Join(errs...)
+}
+
+// validateShape is steps 1 and 2 of Validate.
+func (j *Job) validateShape() []error {
+	var errs []error
+	switch {
+	case strings.Contains(j.ID, " "):
+		errs = append(errs, errors.New(MsgJobIDSpace))
+	case strings.Contains(j.ID, "\x00"):
+		errs = append(errs, errors.New(MsgJobIDNull))
+	}
+	switch j.Type {
+	case "", JobTypeService, JobTypeBatch, JobTypeSystem, JobTypeSysBatch:
+	default:
+		errs = append(errs, fmt.Errorf(FmtJobTypeInvalid, j.Type))
+	}
+	seen := map[string]int{} // group name -> its number
+	n := 0
+	for _, tg := range j.TaskGroups {
+		if tg == nil {
+			continue
+		}
+		n++ // groups are numbered from 1
+		switch first, dup := seen[tg.Name]; {
+		case tg.Name == "":
+			errs = append(errs, fmt.Errorf(FmtGroupNoName, n))
+		case dup:
+			errs = append(errs, fmt.Errorf(FmtGroupRedefined, n, tg.Name, first))
+		default:
+			seen[tg.Name] = n
+		}
+		if j.Type == JobTypeSystem && tg.Count > 1 {
+			errs = append(errs, fmt.Errorf(FmtSystemGroupCount, tg.Name, tg.Count))
+		}
+	}
+	if n == 0 {
+		errs = append(errs, errors.New(MsgJobNoGroups))
+	}
+	return errs
+}
+
+// validateShape is step 3 of Validate for one group.
+func (tg *TaskGroup) validateShape() []error {
+	var errs []error
+	if tg.Count < 0 {
+		errs = append(errs, fmt.Errorf(FmtCountNegative, tg.Name))
+	}
+	tasks := 0
+	for _, t := range tg.Tasks {
+		if t != nil {
+			tasks++
+		}
+	}
+	if tasks == 0 {
+		errs = append(errs, errors.New(MsgGroupNoTasks))
+	}
+	if err := tg.RestartPolicy.Validate(); err != nil {
+		errs = append(errs, err.(interface{ Unwrap() []error }).Unwrap()...)
+	}
+	seen := map[string]int{} // task name -> its number
+	n := 0
+	for _, t := range tg.Tasks {
+		if t == nil {
+			continue
+		}
+		n++ // tasks are numbered from 1
+		switch first, dup := seen[t.Name]; {
+		case t.Name == "":
+			errs = append(errs, fmt.Errorf(FmtTaskNoName, n))
+		case dup:
+			errs = append(errs, fmt.Errorf(FmtTaskRedefined, n, t.Name, first))
+		default:
+			seen[t.Name] = n
+		}
+		if strings.Contains(t.Name, "/") {
+			errs = append(errs, errors.New(MsgTaskNameSlash))
+		}
+		if t.Driver == "" {
+			errs = append(errs, errors.New(MsgTaskNoDriver))
+		}
+	}
+	return errs
 }

@@ -12,7 +12,7 @@ import (
 func parameterized(payload string) *Job {
 	j := &Job{ID: "sweep", Type: JobTypeBatch, Meta: map[string]string{"out": "/o"},
 		ParameterizedJob: &ParameterizedJobConfig{Payload: payload, MetaRequired: []string{"shard", "runner"}, MetaOptional: []string{"out"}},
-		TaskGroups:       []*TaskGroup{{Name: "g", Count: 1}}}
+		TaskGroups:       []*TaskGroup{{Name: "g", Count: 1, Tasks: []*Task{{Name: "t", Driver: "mock_driver"}}}}}
 	j.Canonicalize()
 	return j
 }

@@ -315,7 +315,9 @@ func TestValidateJob(t *testing.T) {
 	bad := &schedule.Schedule{Cron: &schedule.Cron{Start: "0 9 * *", End: "0 17"}}
 	two := func(a, b *schedule.Schedule) *structs.Job {
 		j := job("web", 1)
-		j.TaskGroups[0].Tasks = []*structs.Task{{Name: "a", Schedule: a}, {Name: "b", Schedule: b}}
+		j.TaskGroups[0].Tasks = []*structs.Task{
+			{Name: "a", Driver: "mock_driver", Schedule: a}, {Name: "b", Driver: "mock_driver", Schedule: b},
+		}
 		j.Canonicalize()
 		return j
 	}
