@@ -25,7 +25,12 @@
 //  4. Process group: the process leads a new group (pgid = pid). Every
 //     signal the driver sends (StopTask, SignalTask, DestroyTask) goes to
 //     the whole group, so children started by the task get it too.
-//  5. Exit: when the main process exits, whatever it left in its group is
+//  5. Signals: the process starts with every signal at its default
+//     disposition, even when the driver's own process ignores some (under
+//     nohup, SIGHUP): before each start the driver makes the Go runtime
+//     catch, and drop, the signals its process ignores, so that the fork
+//     resets them (dispositions_linux.go says why, and what it leaves out).
+//  6. Exit: when the main process exits, whatever it left in its group is
 //     SIGKILLed, then the exit is reported: ExitResult{ExitCode} for an
 //     exit, ExitResult{Signal} (code 0) for a death by signal.
 //

@@ -39,6 +39,7 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 	}
 	cmd, files, err := buildCmd(cfg, spec, d.path, d.env)
 	if err == nil {
+		unignoreSignals() // the task starts with default dispositions
 		err = cmd.Start()
 		if err != nil {
 			err = fmt.Errorf(fmtStartProcess, cmd.Path, err)

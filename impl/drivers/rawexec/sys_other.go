@@ -22,6 +22,7 @@ const (
 )
 
 func setProcessGroup(*exec.Cmd)                            {}
+func unignoreSignals()                                     {}
 func signalGroup(int, int) error                           { return ErrUnsupported }
 func signalProcess(int, int) error                         { return ErrUnsupported }
 func isGone(error) bool                                    { return false }

@@ -79,6 +79,8 @@ func (c Config) Run(name string, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	stdout = &lockedWriter{w: stdout}
+	defer c.watchHangups(stdout)()
 	stop, release := c.stopSignal()
 	defer release()
 	a, err := devagent.Start(cfg)
@@ -134,7 +136,9 @@ func (c Config) agentConfig(fs *flag.FlagSet, o options, stderr io.Writer) (deva
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	host, _ := os.Hostname() // the node's name, as a Nomad client's default
 	return devagent.Config{
+		NodeName:  host,
 		HTTPAddr:  o.httpAddr,
 		DataDir:   o.dataDir,
 		Profile:   profile,

@@ -11,7 +11,10 @@
 //  2. start the agent; a failure (the port is taken, the data dir cannot
 //     be made) exits 1;
 //  3. print where it listens and what it runs, then serve until SIGINT or
-//     SIGTERM (tests inject a stop channel instead);
+//     SIGTERM (tests inject a stop channel instead); a SIGHUP prints
+//     `==> Caught signal: hangup` and the agent carries on, as Nomad's
+//     does, and is caught even under nohup, so that tasks never inherit
+//     an ignored SIGHUP (hangup.go);
 //  4. shut down: stop serving, stop every alloc (bounded), shut the client
 //     down, close the drivers and the state DB, remove a temporary data
 //     dir. A second signal during shutdown kills the process at once

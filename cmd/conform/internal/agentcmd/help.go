@@ -47,7 +47,9 @@ Output:
 
 Stopping:
   Ctrl-C (SIGINT) or SIGTERM stops the agent cleanly. A second one quits
-  at once, leaving tasks running.
+  at once, leaving tasks running. SIGHUP prints "==> Caught signal:
+  hangup" and the agent carries on (there is no configuration to
+  reload); started under nohup, tasks still get SIGHUP at its default.
 
 Exit codes:
   0  stopped cleanly

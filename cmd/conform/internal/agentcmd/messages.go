@@ -10,6 +10,8 @@ const (
 	msgStopRequested = "stop requested"
 	fmtStopping      = "==> %s: stopping every allocation and shutting down\n"
 	msgStopped       = "==> Stopped"
+	// msgCaughtHangup is what a Nomad agent prints on SIGHUP.
+	msgCaughtHangup = "==> Caught signal: hangup"
 )
 
 // bannerFormat is printed once the agent serves: address, node ID,
