@@ -31,6 +31,10 @@ type textReply struct {
 // reply as JSON (or text). The index is at least 1, as a blocking client
 // treats index 0 as "no index" and would not wait.
 func writeReply(w http.ResponseWriter, reply any, index uint64) {
+	if s, ok := reply.(streamReply); ok { // a body written as it is read (fs_stream.go)
+		writeStream(w, s, index)
+		return
+	}
 	var body []byte
 	contentType := "application/json"
 	if t, ok := reply.(textReply); ok {
