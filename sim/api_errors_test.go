@@ -205,7 +205,7 @@ func errorPaths(t *testing.T, route routing) {
 	raws := []rawCase{
 		// API-1: wrong methods.
 		{http.MethodDelete, "/v1/jobs", "", 405, agent.MsgInvalidMethod},
-		{http.MethodGet, "/v1/jobs", "", 405, agent.MsgInvalidMethod},
+		{http.MethodPatch, "/v1/jobs", "", 405, agent.MsgInvalidMethod}, // GET lists jobs (issue 14)
 		{http.MethodPost, "/v1/job/mixed/allocations", "", 405, agent.MsgInvalidMethod},
 		{http.MethodPut, "/v1/allocation/" + mixed.ID, "", 405, agent.MsgInvalidMethod},
 		{http.MethodDelete, "/v1/allocations", "", 405, agent.MsgInvalidMethod},

@@ -30,6 +30,26 @@
 // Dispatcher; the reply is Nomad's (Index, JobCreateIndex,
 // EvalCreateIndex, EvalID, DispatchedJobID).
 //
+// The rest of what HashiCorp's `nomad` CLI reads (issue 14; the route
+// table is ServeHTTP's, the decisions are in SPEC-NOTES.md "Nomad API
+// coverage (issue 14)"):
+//
+//  1. without anything more from the Server: the agent's identity
+//     (/v1/agent/self, /v1/agent/members, /v1/status/leader and peers,
+//     /v1/regions: one server, leader of its region, at Nomad's default
+//     ports, reporting NomadVersion), job validation (the API-4 admission
+//     answered as Nomad's validation response), plan (501), and alloc
+//     restarts (routed as API-7 routes a signal, to the alloc runner's
+//     RestartTask, RestartRunning or RestartAll);
+//  2. when the Server is also a Cluster: job records (list, read,
+//     summary, evaluations, no deployments, stop and purge),
+//     evaluations, alloc stops, prefix search and nodes;
+//  3. every alloc served, alone or listed, carries what the CLI
+//     dereferences (apiconv.ServedAlloc, ServedStub): the job
+//     canonicalized as the official client canonicalizes one, with the
+//     Version the alloc runs, the placing EvalID, the NodeName, the
+//     allocated resources and placement metrics.
+//
 // Nothing here reads a clock or keeps state between requests: the handler
 // is safe for concurrent use and deterministic given its Server and
 // client. InMemoryTransport lets the official Go client call a handler

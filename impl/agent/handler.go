@@ -58,6 +58,9 @@ type Config struct {
 	Profile schedule.Profile
 	// Metrics is rendered by /v1/metrics; nil renders no metrics.
 	Metrics MetricsSource
+	// Region is the agent's region (/v1/agent/self, /v1/regions); empty
+	// means DefaultRegion, `global`.
+	Region string
 }
 
 // Handler serves the Nomad-compatible HTTP API (SPEC §5). It is an
@@ -67,6 +70,7 @@ type Handler struct {
 	client  interfaces.Client
 	profile schedule.Profile
 	metrics MetricsSource
+	region  string
 }
 
 var _ http.Handler = (*Handler)(nil)
@@ -85,7 +89,11 @@ func New(cfg Config) (*Handler, error) {
 	default:
 		return nil, fmt.Errorf(fmtUnknownProfile, string(profile))
 	}
-	return &Handler{server: cfg.Server, client: cfg.Client, profile: profile, metrics: cfg.Metrics}, nil
+	region := cfg.Region
+	if region == "" {
+		region = DefaultRegion
+	}
+	return &Handler{server: cfg.Server, client: cfg.Client, profile: profile, metrics: cfg.Metrics, region: region}, nil
 }
 
 // endpoint serves one request: a reply to encode (JSON, or text for a
@@ -93,21 +101,52 @@ func New(cfg Config) (*Handler, error) {
 // other than 500).
 type endpoint func(r *http.Request) (reply any, index uint64, err error)
 
-// ServeHTTP routes a request by path, then by method (API-1):
+// ServeHTTP routes a request by path, then by method (API-1). SPEC §5:
 //
 //	/v1/jobs                             PUT, POST  register (API-4)
 //	/v1/job/<id>/allocations             GET        stubs (API-5)
-//	/v1/job/<id>/dispatch                PUT, POST  dispatch a parameterized
-//	                                                job (if Server is a
-//	                                                Dispatcher)
 //	/v1/allocation/<id>                  GET        full alloc (API-5)
 //	/v1/allocations?prefix=              GET        stubs (API-5)
 //	/v1/client/allocation/<id>/pause     GET        pause state (API-3)
 //	                                     PUT, POST  set pause state (API-2)
 //	/v1/client/allocation/<id>/signal    PUT, POST  signal (API-6)
+//
+// Beyond it (Nomad's API, for the real `nomad` CLI; issue 14):
+//
+//	/v1/job/<id>/dispatch                PUT, POST  dispatch a parameterized
+//	                                                job (Server is a
+//	                                                Dispatcher)
+//	/v1/client/allocation/<id>/restart   PUT, POST  restart, routed as
+//	                                                API-7 routes a signal
+//	/v1/validate/job                     PUT, POST  admission, no register
+//	/v1/job/<id>/plan                    PUT, POST  501: not supported
+//	/v1/agent/self, /v1/agent/members    GET        the agent, the only
+//	                                                server
+//	/v1/status/leader, /v1/status/peers  GET        its address
+//	/v1/regions                          GET        its region
 //	/v1/metrics?format=prometheus        GET        metrics text
 //
-// Any other path is a 404, any other method a 405 `Invalid method`.
+// and, when Server is also a Cluster (else 404):
+//
+//	/v1/jobs?prefix=                     GET        job stubs
+//	/v1/job/<id>                         GET        the job
+//	                                     DELETE     stop (?purge=true)
+//	/v1/job/<id>/summary                 GET        counts per group
+//	/v1/job/<id>/evaluations             GET        its evaluations
+//	/v1/job/<id>/deployment              GET        null
+//	/v1/job/<id>/deployments             GET        []
+//	/v1/evaluations?prefix=              GET        evaluations
+//	/v1/evaluation/<id>                  GET        one evaluation
+//	/v1/evaluation/<id>/allocations      GET        the allocs it placed
+//	/v1/allocation/<id>/stop             PUT, POST  desired stop
+//	/v1/search                           PUT, POST  prefix search
+//	/v1/nodes?prefix=                    GET        node stubs
+//	/v1/node/<id>                        GET        the node
+//	/v1/node/<id>/allocations            GET        its full allocs
+//
+// The alloc dir endpoints (/v1/client/fs/...) are routed first, by
+// routeClientFS. Any other path is a 404, any other method a 405
+// `Invalid method`.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ep, ok := h.route(r)
 	if !ok {
@@ -129,6 +168,9 @@ func (h *Handler) route(r *http.Request) (endpoint, bool) {
 		return nil, false
 	}
 	if ep, ok := h.routeClientFS(r, segs); ok {
+		return ep, true
+	}
+	if ep, ok := h.routeNomad(r, segs); ok {
 		return ep, true
 	}
 	switch {

@@ -96,6 +96,16 @@ func (c *fakeClient) ClientRPC(method string, args any, reply any) error {
 			return fmt.Errorf("Unknown allocation %q", req.AllocID)
 		}
 		reply.(*structs.GenericResponse).Index = 0
+	case structs.RPCClientRestart:
+		req := args.(*structs.AllocRestartRequest)
+		if req.TaskName != "" {
+			if _, err := c.task(req.AllocID, req.TaskName); err != nil {
+				return err
+			}
+		} else if _, ok := c.tasks[req.AllocID]; !ok {
+			return fmt.Errorf("Unknown allocation %q", req.AllocID)
+		}
+		reply.(*structs.GenericResponse).Index = 0
 	default:
 		return fmt.Errorf("unknown method %s", method)
 	}
@@ -206,6 +216,8 @@ func (s *fakeServer) RPC(method string, args, reply any) error {
 		allocID, clientMethod = a.AllocID, structs.RPCClientGetPauseState
 	case *structs.AllocSignalRequest:
 		allocID, clientMethod = a.AllocID, structs.RPCClientSignal
+	case *structs.AllocRestartRequest:
+		allocID, clientMethod = a.AllocID, structs.RPCClientRestart
 	default:
 		return fmt.Errorf("bad args %T", args)
 	}

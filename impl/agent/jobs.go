@@ -73,23 +73,48 @@ func (h *Handler) jobAllocations(r *http.Request, jobID string) (any, uint64, er
 	if err != nil {
 		return nil, 0, err
 	}
-	stubs, index := toStubs(h.server.JobAllocations(jobID, all))
+	stubs, index := h.toStubs(h.server.JobAllocations(jobID, all))
 	return stubs, index, nil
 }
 
-// toStubs converts allocs to wire stubs sorted by ID (DET-2), skipping
-// nil ones, and returns the highest ModifyIndex. The result is never nil,
-// so it encodes as `[]`.
-func toStubs(allocs []*structs.Allocation) ([]*apiconv.AllocationListStub, uint64) {
+// toStubs converts allocs to wire stubs (apiconv.ServedStub) sorted by ID
+// (DET-2), skipping nil ones, and returns the highest ModifyIndex. The
+// result is never nil, so it encodes as `[]`.
+func (h *Handler) toStubs(allocs []*structs.Allocation) ([]*apiconv.AllocationListStub, uint64) {
 	stubs := make([]*apiconv.AllocationListStub, 0, len(allocs))
 	var index uint64
+	ctx := h.allocContexts()
 	for _, a := range allocs {
 		if a == nil {
 			continue
 		}
-		stubs = append(stubs, apiconv.StubToAPI(a))
+		stubs = append(stubs, apiconv.ServedStub(a, ctx(a)))
 		index = max(index, a.ModifyIndex)
 	}
 	slices.SortStableFunc(stubs, func(a, b *apiconv.AllocationListStub) int { return strings.Compare(a.ID, b.ID) })
 	return stubs, index
+}
+
+// allocContexts returns what the servers know about an alloc beyond it
+// (its placing evaluation, job version and node name), reading the nodes
+// once. Without a Cluster the record is zero and the node's name is
+// structs.DefaultNodeName of its ID.
+func (h *Handler) allocContexts() func(*structs.Allocation) apiconv.AllocContext {
+	c, ok := h.cluster()
+	names := map[string]string{}
+	if ok {
+		for _, n := range c.Nodes() {
+			names[n.ID] = n.Name
+		}
+	}
+	return func(a *structs.Allocation) apiconv.AllocContext {
+		out := apiconv.AllocContext{NodeName: names[a.NodeID]}
+		if out.NodeName == "" {
+			out.NodeName = structs.DefaultNodeName(a.NodeID)
+		}
+		if ok {
+			out.Record = c.AllocRecord(a.ID)
+		}
+		return out
+	}
 }

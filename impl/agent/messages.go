@@ -25,6 +25,36 @@ const (
 	FmtBadMetricsFormat = "Unsupported metrics format %q: only \"prometheus\" is served"
 )
 
+// Texts of the endpoints of issue 14 (Cluster). SPEC fixes none of them:
+// the not-found ones are Nomad's, the others this package's own.
+const (
+	// MsgJobNotFound, MsgEvalNotFound and MsgNodeNotFound are the 404s of
+	// an unknown job, evaluation and node.
+	MsgJobNotFound  = "job not found"
+	MsgEvalNotFound = "eval not found"
+	MsgNodeNotFound = "node not found"
+	// MsgPlanNotSupported is the 501 of PUT /v1/job/<id>/plan.
+	MsgPlanNotSupported = "job plan is not supported by this agent: the simulated server places allocs when a job is registered"
+	// MsgRestartTaskAndAll is the 400 of a restart naming a task and all
+	// tasks at once.
+	MsgRestartTaskAndAll = "a restart names either a task or all tasks, not both"
+)
+
+// What the agent reports about itself (/v1/agent/self, members, status):
+// the Nomad version whose API it serves, and the addresses of a one-server
+// cluster whose RPC and gossip ports are Nomad's defaults (nothing listens
+// there: the simulated server is in process).
+const (
+	NomadVersion    = "1.10.5"
+	VersionMetadata = "allocsim"
+	DefaultRegion   = "global"
+	serverAddr      = "127.0.0.1"
+	serverRPCPort   = "4647"
+	serverSerfPort  = 4648
+	serverRPCAddr   = serverAddr + ":" + serverRPCPort
+	defaultHTTPAddr = "127.0.0.1:4646"
+)
+
 // API-7: an RPC error containing one of these is a 404, any other a 500.
 var notFoundMarkers = []string{"Unknown allocation", "Unknown node", "No path to node"}
 

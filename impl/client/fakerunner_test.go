@@ -217,11 +217,26 @@ func (r *fakeRunner) Signal(task, sig string) error {
 	return r.signalErrs[task]
 }
 
-func (r *fakeRunner) RestartTask(string, *structs.TaskEvent) error { return nil }
-func (r *fakeRunner) RestartRunning(*structs.TaskEvent) error      { return nil }
-func (r *fakeRunner) RestartAll(*structs.TaskEvent) error          { return nil }
-func (r *fakeRunner) Listener() interfaces.AllocListener           { return nil }
-func (r *fakeRunner) GetAllocDir() interfaces.AllocDir             { return nil }
+func (r *fakeRunner) RestartTask(task string, ev *structs.TaskEvent) error {
+	r.record(fmt.Sprintf("restart:%s:%v", task, ev))
+	if task == "missing" {
+		return errors.New("Could not find task runner for task: missing")
+	}
+	return nil
+}
+
+func (r *fakeRunner) RestartRunning(ev *structs.TaskEvent) error {
+	r.record(fmt.Sprintf("restart-running:%v", ev))
+	return nil
+}
+
+func (r *fakeRunner) RestartAll(ev *structs.TaskEvent) error {
+	r.record(fmt.Sprintf("restart-all:%v", ev))
+	return nil
+}
+
+func (r *fakeRunner) Listener() interfaces.AllocListener { return nil }
+func (r *fakeRunner) GetAllocDir() interfaces.AllocDir   { return nil }
 
 func (r *fakeRunner) SetTaskPauseState(task string, s structs.TaskScheduleState) error {
 	r.mu.Lock()

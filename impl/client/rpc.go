@@ -31,6 +31,10 @@ func (e unknownAllocError) Is(target error) bool { return target == ErrUnknownAl
 //   - Allocations.Signal: AllocSignalRequest → GenericResponse{0}; an
 //     empty Task signals every task of the alloc in name order, joining
 //     the failures as `Failed to signal task: <name>, err: <err>` (API-6)
+//   - Allocations.Restart: AllocRestartRequest → GenericResponse{0}; a
+//     TaskName restarts that task (RestartTask), AllTasks every task that
+//     ran (RestartAll), neither every running task (RestartRunning), each
+//     with a fresh `Restart Signaled` event (AR-1)
 func (c *Client) ClientRPC(method string, args any, reply any) error {
 	switch method {
 	case structs.RPCClientSetPauseState:
@@ -70,6 +74,18 @@ func (c *Client) ClientRPC(method string, args any, reply any) error {
 			resp.Index = 0
 			return nil
 		})
+	case structs.RPCClientRestart:
+		return handle(method, args, reply, func(req *structs.AllocRestartRequest, resp *structs.GenericResponse) error {
+			ar, err := c.lookup(req.AllocID)
+			if err != nil {
+				return err
+			}
+			if err := restart(ar, req.TaskName, req.AllTasks); err != nil {
+				return err
+			}
+			resp.Index = 0
+			return nil
+		})
 	default:
 		return fmt.Errorf(fmtUnknownMethod, method)
 	}
@@ -96,6 +112,19 @@ func signal(ar interfaces.AllocRunner, task, sig string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// restart restarts one task, every task that ran (all) or every running
+// task (AR-1); the runner stamps the Restart Signaled event.
+func restart(ar interfaces.AllocRunner, task string, all bool) error {
+	switch {
+	case task != "":
+		return ar.RestartTask(task, nil)
+	case all:
+		return ar.RestartAll(nil)
+	default:
+		return ar.RestartRunning(nil)
+	}
 }
 
 // taskNames are the alloc's tasks sorted by name: its group's tasks, or,

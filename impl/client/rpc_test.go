@@ -101,3 +101,30 @@ func TestAPI6_SignalAllWithoutJob(t *testing.T) {
 	must.NoError(t, signal(empty, "", "SIGINT"))
 	must.SliceEmpty(t, empty.callLog())
 }
+
+// TestRestartRPC: Allocations.Restart calls the runner's RestartTask for
+// a task, RestartAll for all tasks, RestartRunning for neither, each
+// with a nil event (the runner stamps its Restart Signaled, AR-1), and
+// returns the runner's error verbatim.
+func TestRestartRPC(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		r.srv.put(testAlloc("a1", 1, "a"))
+		c := r.start()
+		synctest.Wait()
+		fr := r.ff.runner("a1")
+		for _, req := range []*structs.AllocRestartRequest{
+			{AllocID: "a1", TaskName: "a"}, {AllocID: "a1", AllTasks: true}, {AllocID: "a1"},
+		} {
+			reply := &structs.GenericResponse{Index: 3}
+			must.NoError(t, c.ClientRPC(structs.RPCClientRestart, req, reply))
+			must.EqOp(t, uint64(0), reply.Index)
+		}
+		err := c.ClientRPC(structs.RPCClientRestart, &structs.AllocRestartRequest{AllocID: "a1", TaskName: "missing"}, &structs.GenericResponse{})
+		must.EqError(t, err, "Could not find task runner for task: missing")
+		err = c.ClientRPC(structs.RPCClientRestart, &structs.AllocRestartRequest{AllocID: "nope"}, &structs.GenericResponse{})
+		must.ErrorIs(t, err, ErrUnknownAllocation)
+		must.Eq(t, []string{"run", "restart:a:<nil>", "restart-all:<nil>", "restart-running:<nil>", "restart:missing:<nil>"}, fr.callLog())
+		r.shutdown()
+	})
+}

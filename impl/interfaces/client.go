@@ -23,7 +23,7 @@ type Client interface {
 	// running); it returns when all of the client's goroutines have ended.
 	Shutdown()
 	// ClientRPC handles a server-to-client call (Allocations.SetPauseState,
-	// Allocations.GetPauseState, Allocations.Signal).
+	// Allocations.GetPauseState, Allocations.Signal, Allocations.Restart).
 	ClientRPC(method string, args any, reply any) error
 	// AllocRunner returns the runner of an alloc, if the client has one.
 	AllocRunner(allocID string) (AllocRunner, bool)

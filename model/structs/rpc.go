@@ -10,10 +10,12 @@ const (
 	RPCServerSetPauseState = "ClientAllocations.SetPauseState"
 	RPCServerGetPauseState = "ClientAllocations.GetPauseState"
 	RPCServerSignal        = "ClientAllocations.Signal"
+	RPCServerRestart       = "ClientAllocations.Restart"
 
 	RPCClientSetPauseState = "Allocations.SetPauseState"
 	RPCClientGetPauseState = "Allocations.GetPauseState"
 	RPCClientSignal        = "Allocations.Signal"
+	RPCClientRestart       = "Allocations.Restart"
 )
 
 // WriteRequest carries the region and token of a write (SYNC-3).
@@ -89,5 +91,16 @@ type AllocSignalRequest struct {
 	AllocID string `json:"AllocID"`
 	Task    string `json:"Task"`
 	Signal  string `json:"Signal"`
+	WriteRequest
+}
+
+// AllocRestartRequest restarts tasks of an alloc in place (AR-1's
+// RestartTask, RestartRunning, RestartAll): TaskName one task, AllTasks
+// every task that ran, neither every running task. Routed like a signal
+// (API-7).
+type AllocRestartRequest struct {
+	AllocID  string `json:"AllocID"`
+	TaskName string `json:"TaskName"`
+	AllTasks bool   `json:"AllTasks"`
 	WriteRequest
 }

@@ -8,9 +8,11 @@
 // What the adapter adds to the simulated server, which does not track
 // them:
 //
-//  1. evaluation IDs: RegisterJob draws one per registration from the
-//     adapter's own seeded source (a World's "evals" stream), so a seed
-//     still names every ID a run shows;
+//  1. evaluation IDs: RegisterJob, DispatchJob, DeregisterJob and
+//     StopAlloc each draw one from the adapter's own seeded source (a
+//     World's "evals" stream), once the server has accepted the call, and
+//     the server records the evaluation under it, so a seed still names
+//     every ID a run shows;
 //  2. register indexes (API-4): EvalCreateIndex and JobModifyIndex are
 //     the log index of the registration, the highest AllocModifyIndex of
 //     the allocs it placed or updated in place (PAUSE-7), or the server's
@@ -19,10 +21,13 @@
 //     the server's copies;
 //  4. Metrics: the hook telemetry a World has recorded, as the
 //     agent.MetricsSource that /v1/metrics renders (the World keeps its
-//     go-metrics sink to itself and exposes the aggregated read).
+//     go-metrics sink to itself and exposes the aggregated read);
+//  5. the agent.Cluster part (cluster.go; issue 14): the server's job,
+//     evaluation, alloc and node records passed through, its not-found
+//     errors mapped to the agent's.
 //
 // Server RPCs (API-7: ClientAllocations.SetPauseState, GetPauseState,
-// Signal) go to the simulated server's Call unchanged; its routing errors
+// Signal, and Restart) go to the simulated server's Call unchanged; its routing errors
 // (`missing AllocID`, `Unknown allocation "<id>"`, `No path to node`) and
 // the client's own come back verbatim, for the agent to map to 404/500.
 //
@@ -35,7 +40,7 @@
 // still does not import impl/agent: only this adapter and the tests that
 // drive the API do.
 //
-// Nothing here reads a clock or keeps state but the eval source: the
-// adapter is safe for concurrent use and deterministic given its server
-// and source (DET-1).
+// Nothing here reads a clock or keeps state but the eval source (the
+// records live in the simulated server): the adapter is safe for
+// concurrent use and deterministic given its server and source (DET-1).
 package apiserver

@@ -22,9 +22,12 @@ const EvalStream = "evals"
 // Simulated is what the adapter needs from the simulated server;
 // *server.Server implements it.
 type Simulated interface {
-	// RegisterJob admits and places a job, returning the allocs it placed
-	// or updated in place.
-	RegisterJob(job *structs.Job) ([]*structs.Allocation, error)
+	// RegisterJobEval admits and places a job, recording its evaluation
+	// with the ID newEvalID draws (once, on success).
+	RegisterJobEval(job *structs.Job, newEvalID func() string) (server.Registration, error)
+	// JobAllocs returns the job's allocs sorted by ID (all: those of
+	// earlier incarnations of the job ID too).
+	JobAllocs(jobID string, all bool) []*structs.Allocation
 	// Alloc returns a copy of one alloc (with its Job), or nil.
 	Alloc(id string) *structs.Allocation
 	// Allocs returns copies of every alloc, sorted by ID.
@@ -33,6 +36,16 @@ type Simulated interface {
 	Index() uint64
 	// Call is the server's RPC entry point.
 	Call(ctx context.Context, method string, args, reply any) error
+
+	// The records of Nomad's API (issue 14; sim/server records.go).
+	JobRecords(prefix string) []*structs.JobRecord
+	JobRecord(id string) *structs.JobRecord
+	DeregisterJob(id string, purge bool, newEvalID func() string) (server.Deregistration, error)
+	StopAlloc(id string, newEvalID func() string) (structs.EvalRecord, uint64, error)
+	EvalRecords() []structs.EvalRecord
+	EvalAllocs(evalID string) []*structs.Allocation
+	AllocRecord(id string) structs.AllocRecord
+	NodeRecords() []structs.NodeRecord
 }
 
 var _ Simulated = (*server.Server)(nil)
@@ -46,7 +59,10 @@ type Server struct {
 	evals *rand.Rand // draws evaluation IDs; guarded by mu
 }
 
-var _ agent.Server = (*Server)(nil)
+var (
+	_ agent.Server  = (*Server)(nil)
+	_ agent.Cluster = (*Server)(nil)
+)
 
 // New adapts srv. evals draws the evaluation IDs; nil means
 // seeds.Stream(0, EvalStream), so the IDs are still deterministic.
@@ -57,23 +73,28 @@ func New(srv Simulated, evals *rand.Rand) *Server {
 	return &Server{srv: srv, evals: evals}
 }
 
-// RegisterJob registers and places the job (API-4). The simulated server
-// creates no evaluation, so the eval ID is drawn here; both indexes are
-// the log index of the registration: the highest AllocModifyIndex of the
-// allocs it placed or updated in place, or the server's index when it
-// touched none (a group count of 0). The server's error, already wrapping
-// its joined validation failures, is returned as is (the agent serves
-// each joined failure as one multierror item).
+// RegisterJob registers and places the job (API-4). The eval ID is drawn
+// here, once the server has admitted the job, and the server records the
+// evaluation under it; both indexes are the log index of the
+// registration: the highest AllocModifyIndex of the allocs it placed or
+// updated in place, or the server's index when it touched none (a group
+// count of 0). The server's error, already wrapping its joined validation
+// failures, is returned as is (the agent serves each joined failure as
+// one multierror item).
 func (s *Server) RegisterJob(job *structs.Job) (evalID string, evalIndex, jobModifyIndex uint64, err error) {
-	allocs, err := s.srv.RegisterJob(job)
+	reg, err := s.srv.RegisterJobEval(job, s.drawEvalID)
 	if err != nil {
 		return "", 0, 0, err
 	}
-	index := s.placementIndex(allocs)
+	index := s.placementIndex(reg.Allocs)
+	return reg.Eval.ID, index, index, nil
+}
+
+// drawEvalID draws the next evaluation ID.
+func (s *Server) drawEvalID() string {
 	s.mu.Lock()
-	evalID = seeds.ID(s.evals)
-	s.mu.Unlock()
-	return evalID, index, index, nil
+	defer s.mu.Unlock()
+	return seeds.ID(s.evals)
 }
 
 // placementIndex is a registration's log index: the highest
@@ -91,13 +112,13 @@ func (s *Server) placementIndex(allocs []*structs.Allocation) uint64 {
 	return index
 }
 
-// JobAllocations returns the job's allocs, sorted by ID (API-5). The
-// simulated server never deregisters a job, so no alloc belongs to an
-// earlier job of the same ID and all makes no difference: allocs the
-// job's destructive updates stopped are listed either way, as Nomad lists
-// them.
-func (s *Server) JobAllocations(jobID string, _ bool) []*structs.Allocation {
-	return s.filter(func(a *structs.Allocation) bool { return a.JobID == jobID })
+// JobAllocations returns the job's allocs, sorted by ID (API-5): those
+// of the registered job's current incarnation, or with all those of
+// earlier ones too (a job purged and registered again); allocs the job's
+// destructive updates or stops stopped are listed either way, as Nomad
+// lists them.
+func (s *Server) JobAllocations(jobID string, all bool) []*structs.Allocation {
+	return sortedByID(s.srv.JobAllocs(jobID, all))
 }
 
 // Alloc returns one alloc, full (with its Job).
@@ -122,15 +143,24 @@ func (s *Server) RPC(method string, args, reply any) error {
 // filter returns the server's allocs that keep holds, sorted by ID.
 func (s *Server) filter(keep func(*structs.Allocation) bool) []*structs.Allocation {
 	all := s.srv.Allocs() // copies
-	all = slices.DeleteFunc(all, func(a *structs.Allocation) bool { return a == nil || !keep(a) })
-	slices.SortFunc(all, func(a, b *structs.Allocation) int { return strings.Compare(a.ID, b.ID) })
-	return all
+	return sortedByID(slices.DeleteFunc(all, func(a *structs.Allocation) bool { return a == nil || !keep(a) }))
+}
+
+// sortedByID drops nil allocs and sorts the rest by ID (DET-2), never
+// returning nil.
+func sortedByID(allocs []*structs.Allocation) []*structs.Allocation {
+	out := slices.DeleteFunc(slices.Clone(allocs), func(a *structs.Allocation) bool { return a == nil })
+	if out == nil {
+		out = []*structs.Allocation{}
+	}
+	slices.SortFunc(out, func(a, b *structs.Allocation) int { return strings.Compare(a.ID, b.ID) })
+	return out
 }
 
 // Dispatcher is the part of the simulated server that dispatches
 // parameterized jobs; *server.Server implements it.
 type Dispatcher interface {
-	DispatchJob(parentID string, meta map[string]string, payload []byte) (*structs.Job, []*structs.Allocation, error)
+	DispatchJobEval(parentID string, meta map[string]string, payload []byte, newEvalID func() string) (*structs.Job, server.Registration, error)
 }
 
 var (
@@ -148,17 +178,14 @@ func (s *Server) DispatchJob(parentID string, meta map[string]string, payload []
 	if !ok {
 		return agent.DispatchResult{}, errors.New("dispatch: this server does not dispatch parameterized jobs")
 	}
-	child, allocs, err := d.DispatchJob(parentID, meta, payload)
+	child, reg, err := d.DispatchJobEval(parentID, meta, payload, s.drawEvalID)
 	if errors.Is(err, server.ErrJobNotFound) {
 		return agent.DispatchResult{}, fmt.Errorf("%w: %q", agent.ErrJobNotFound, parentID)
 	}
 	if err != nil {
 		return agent.DispatchResult{}, err
 	}
-	index := s.placementIndex(allocs)
-	s.mu.Lock()
-	evalID := seeds.ID(s.evals)
-	s.mu.Unlock()
-	return agent.DispatchResult{DispatchedJobID: child.ID, EvalID: evalID,
+	index := s.placementIndex(reg.Allocs)
+	return agent.DispatchResult{DispatchedJobID: child.ID, EvalID: reg.Eval.ID,
 		EvalCreateIndex: index, JobCreateIndex: index, Index: index}, nil
 }

@@ -9,11 +9,14 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/apiserver"
 	"github.com/allocsim/allocsim/sim/seeds"
+	"github.com/allocsim/allocsim/sim/server"
 	"github.com/shoenig/test/must"
 )
 
-// fakeSim is a scripted apiserver.Simulated.
+// fakeSim is a scripted apiserver.Simulated; the records of issue 14 it
+// does not script panic (nil embedded interface).
 type fakeSim struct {
+	apiserver.Simulated
 	allocs   []*structs.Allocation
 	placed   []*structs.Allocation
 	err      error
@@ -24,8 +27,26 @@ type fakeSim struct {
 
 var _ apiserver.Simulated = (*fakeSim)(nil)
 
-func (f *fakeSim) RegisterJob(*structs.Job) ([]*structs.Allocation, error) { return f.placed, f.err }
-func (f *fakeSim) Index() uint64                                           { return f.index }
+func (f *fakeSim) RegisterJobEval(_ *structs.Job, newEvalID func() string) (server.Registration, error) {
+	if f.err != nil {
+		return server.Registration{}, f.err
+	}
+	return server.Registration{Allocs: f.placed, Eval: structs.EvalRecord{ID: newEvalID()}}, nil
+}
+
+func (f *fakeSim) Index() uint64 { return f.index }
+
+// JobAllocs returns the job's allocs in the order given (the adapter
+// sorts).
+func (f *fakeSim) JobAllocs(jobID string, _ bool) []*structs.Allocation {
+	var out []*structs.Allocation
+	for _, a := range f.allocs {
+		if a != nil && a.JobID == jobID {
+			out = append(out, a.Copy())
+		}
+	}
+	return out
+}
 
 // Allocs returns copies in the order given (not necessarily sorted: the
 // adapter sorts).

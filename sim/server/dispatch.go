@@ -18,16 +18,24 @@ var ErrJobNotFound = errors.New("job not found")
 // returns the child and the allocs placed (RegisterJob). The payload is
 // checked, not kept: tasks have no dispatch_payload here.
 func (s *Server) DispatchJob(parentID string, meta map[string]string, payload []byte) (*structs.Job, []*structs.Allocation, error) {
+	child, reg, err := s.DispatchJobEval(parentID, meta, payload, nil)
+	return child, reg.Allocs, err
+}
+
+// DispatchJobEval is DispatchJob that records the child's registration
+// evaluation as RegisterJobEval does (newEvalID nil records none).
+func (s *Server) DispatchJobEval(parentID string, meta map[string]string, payload []byte, newEvalID func() string) (*structs.Job, Registration, error) {
 	s.mu.Lock()
-	parent, ok := s.jobs[parentID]
+	rec, ok := s.jobs[parentID]
 	if !ok {
 		s.mu.Unlock()
-		return nil, nil, fmt.Errorf("%w: %q", ErrJobNotFound, parentID)
+		return nil, Registration{}, fmt.Errorf("%w: %q", ErrJobNotFound, parentID)
 	}
+	parent := rec.Job
 	if err := parent.ValidateDispatch(meta, payload); err != nil {
 		s.mu.Unlock()
 		s.emit(trace.KindJob, "", "dispatch", "rejected", map[string]string{"job": parentID, "error": err.Error()})
-		return nil, nil, err
+		return nil, Registration{}, err
 	}
 	var id string
 	for id == "" || s.jobs[id] != nil {
@@ -36,9 +44,9 @@ func (s *Server) DispatchJob(parentID string, meta map[string]string, payload []
 	child := parent.Dispatch(id, meta)
 	s.mu.Unlock()
 	s.emit(trace.KindJob, "", "dispatch", "created", map[string]string{"job": parentID, "child": id})
-	allocs, err := s.RegisterJob(child)
+	reg, err := s.RegisterJobEval(child, newEvalID)
 	if err != nil {
-		return nil, nil, err
+		return nil, Registration{}, err
 	}
-	return child, allocs, nil
+	return child, reg, nil
 }

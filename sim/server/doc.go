@@ -1,7 +1,8 @@
 // Package server is the simulated Nomad server of a run: it registers
 // jobs and places their allocations on the client node, serves the
 // client's blocking alloc pulls, receives the client's alloc updates
-// (SYNC-4) and forwards pause and signal requests to the node (API-7).
+// (SYNC-4) and forwards pause, signal and restart requests to the node
+// (API-7).
 // It runs on the world's virtual clock and is safe for concurrent use.
 //
 // Node.UpdateAlloc (SYNC-4), in order:
@@ -33,11 +34,35 @@
 // server's seeded source. Re-registering a job whose only change is task
 // Schedule blocks updates its allocs in place (same alloc, higher
 // AllocModifyIndex, PAUSE-7); any other change stops the old allocs and
-// places new ones. StopJob sets every alloc of the job to desired stop.
+// places new ones, as does re-registering a job DeregisterJob stopped.
+// StopJob sets every alloc of the job to desired stop.
 //
 // Parameterized jobs (Nomad's dispatch): registering one places nothing.
 // DispatchJob checks a dispatch against it (structs.Job.ValidateDispatch),
 // then registers and places the child job
 // `<parent>/dispatch-<unix seconds>-<8 hex>` (the clock's time, hex from
 // the server's source) with the dispatch meta merged over the parent's.
+//
+// Records for Nomad's HTTP API (records.go; project issue 14), kept beside
+// the data above and never traced, so runs that do not use them trace
+// exactly as before:
+//
+//  1. job records: each registered job's version (0 first; +1 for a
+//     registration that changes it or restarts it after a stop; +1 for a
+//     stop), submit time, create/modify indexes and Stop flag;
+//     DeregisterJob stops a job (and with purge removes its record);
+//  2. alloc records: the evaluation that placed each alloc and the stamp
+//     of its job version (a job purged and registered again is a new
+//     incarnation: JobAllocs without all lists only the current one's);
+//  3. evaluations: RegisterJobEval, DispatchJobEval, DeregisterJob and
+//     StopAlloc record one each (`job-register`, `job-deregister`,
+//     `alloc-stop`) with an ID their caller draws, and every SYNC-4 eval
+//     gets a record too; all are complete when created (no scheduler
+//     queue);
+//  4. node descriptions: name, datacenter, pool, class and drivers
+//     (DescribeNode; defaults `node-<8 ID characters>`, `dc1`,
+//     `default`).
+//
+// StopAlloc sets one alloc to desired stop, as a job stop does, and places
+// no replacement.
 package server

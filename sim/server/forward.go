@@ -36,6 +36,15 @@ func (s *Server) Signal(args *structs.AllocSignalRequest, reply *structs.Generic
 	return conn.ClientRPC(structs.RPCClientSignal, args, reply)
 }
 
+// Restart is ClientAllocations.Restart (routed as API-7's calls are).
+func (s *Server) Restart(args *structs.AllocRestartRequest, reply *structs.GenericResponse) error {
+	conn, err := s.route(args.AllocID)
+	if err != nil {
+		return err
+	}
+	return conn.ClientRPC(structs.RPCClientRestart, args, reply)
+}
+
 // route applies API-7's server checks in order: an alloc ID, a known
 // alloc, a connected node.
 func (s *Server) route(allocID string) (NodeConn, error) {

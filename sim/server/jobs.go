@@ -32,52 +32,87 @@ func ValidateJob(job *structs.Job, profile schedule.Profile) error {
 
 // RegisterJob admits job (ValidateJob) and places or updates its allocs
 // (package doc). It returns the allocs placed or updated in place, sorted
-// by ID.
+// by ID. It records no evaluation (RegisterJobEval does).
 func (s *Server) RegisterJob(job *structs.Job) ([]*structs.Allocation, error) {
+	r, err := s.RegisterJobEval(job, nil)
+	return r.Allocs, err
+}
+
+// Registration is what a registration did.
+type Registration struct {
+	// Allocs are the allocs placed or updated in place, sorted by ID.
+	Allocs []*structs.Allocation
+	// Index is the registration's log index.
+	Index uint64
+	// Job is the stamp of the job version registered.
+	Job structs.JobStamp
+	// Eval is the evaluation recorded (zero without newEvalID).
+	Eval structs.EvalRecord
+}
+
+// RegisterJobEval is RegisterJob that also records a complete
+// `job-register` evaluation whose ID newEvalID draws (called once, under
+// the server's lock, only when the registration succeeds; nil records
+// none), as the placing eval of every alloc placed or updated in place.
+func (s *Server) RegisterJobEval(job *structs.Job, newEvalID func() string) (Registration, error) {
 	job = job.Copy()
 	job.Canonicalize()
 	if err := ValidateJob(job, s.cfg.Profile); err != nil {
 		s.emit(trace.KindJob, "", "register", "rejected", map[string]string{"job": jobID(job), "error": err.Error()})
-		return nil, fmt.Errorf("register job %q: %w", jobID(job), err)
+		return Registration{}, fmt.Errorf("register job %q: %w", jobID(job), err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := s.placementNode()
 	if n == nil {
-		return nil, fmt.Errorf(fmtNoNode, job.ID)
+		return Registration{}, fmt.Errorf(fmtNoNode, job.ID)
 	}
-	old, exists := s.jobs[job.ID]
-	s.jobs[job.ID] = job
+	rec, exists := s.jobs[job.ID]
 	var out []*structs.Allocation
 	outcome := RegisterPlaced
-	switch {
-	case exists && onlySchedulesDiffer(old, job):
+	var idx uint64
+	// A job DeregisterJob stopped is placed anew, whatever changed.
+	inPlace := exists && !rec.Stop && onlySchedulesDiffer(rec.Job, job)
+	if inPlace {
 		outcome = RegisterInPlace
-		idx := s.bump(s.jobNodes(job.ID)...)
+		idx = s.bump(s.jobNodes(job.ID)...)
+	} else {
+		if exists {
+			outcome = RegisterDestructive
+		}
+		idx = s.bump(append(s.jobNodes(job.ID), n.id)...)
+	}
+	stamp := s.stampRegistration(job, idx)
+	evalID := ""
+	if newEvalID != nil {
+		evalID = newEvalID()
+	}
+	if inPlace {
 		for _, a := range s.jobAllocs(job.ID) {
 			if a.ServerTerminal() {
 				continue
 			}
 			a.Job = job.Copy()
 			a.AllocModifyIndex, a.ModifyIndex = idx, idx
+			s.allocRecs[a.ID] = structs.AllocRecord{EvalID: evalID, Job: stamp}
 			out = append(out, a.Copy())
 		}
-	default:
-		if exists {
-			outcome = RegisterDestructive
-		}
-		idx := s.bump(append(s.jobNodes(job.ID), n.id)...)
+	} else {
 		s.stopAllocs(job.ID, idx)
 		if !job.IsParameterized() { // a template: its dispatches run
-			out = s.place(job, n.id, idx)
+			out = s.place(job, n.id, idx, structs.AllocRecord{EvalID: evalID, Job: stamp})
 		}
+	}
+	reg := Registration{Allocs: out, Index: idx, Job: stamp}
+	if evalID != "" {
+		reg.Eval = s.recordEval(evalID, job, structs.EvalTriggerJobRegister, stamp.JobModifyIndex, idx)
 	}
 	ids := make([]string, len(out))
 	for i, a := range out {
 		ids[i] = a.ID
 	}
 	s.emit(trace.KindJob, "", "register", outcome, map[string]any{"job": job.ID, "index": s.index, "allocs": ids})
-	return out, nil
+	return reg, nil
 }
 
 func jobID(j *structs.Job) string {
@@ -88,8 +123,9 @@ func jobID(j *structs.Job) string {
 }
 
 // place creates Count allocs per group of job on nodeID at index idx,
-// with the lock held; they are returned sorted by ID.
-func (s *Server) place(job *structs.Job, nodeID string, idx uint64) []*structs.Allocation {
+// recorded as placed by rec, with the lock held; they are returned sorted
+// by ID.
+func (s *Server) place(job *structs.Job, nodeID string, idx uint64, rec structs.AllocRecord) []*structs.Allocation {
 	now := s.cfg.Clock.Now().UnixNano()
 	var out []*structs.Allocation
 	for _, tg := range job.TaskGroups {
@@ -106,6 +142,7 @@ func (s *Server) place(job *structs.Job, nodeID string, idx uint64) []*structs.A
 				CreateTime: now, ModifyTime: now,
 			}
 			s.allocs[a.ID] = a
+			s.allocRecs[a.ID] = rec
 			out = append(out, a.Copy())
 		}
 	}
@@ -113,7 +150,10 @@ func (s *Server) place(job *structs.Job, nodeID string, idx uint64) []*structs.A
 	return out
 }
 
-// StopJob sets every alloc of the job to desired stop.
+// StopJob sets every alloc of the job to desired stop. It neither marks
+// the job stopped nor records an evaluation (DeregisterJob does both), so
+// a simulator's own stop leaves the job's registration behaviour, and its
+// trace, as they were.
 func (s *Server) StopJob(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

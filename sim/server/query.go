@@ -114,7 +114,10 @@ func (s *Server) AllocByName(name string) *structs.Allocation {
 func (s *Server) Job(id string) *structs.Job {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.jobs[id].Copy()
+	if rec, ok := s.jobs[id]; ok {
+		return rec.Job.Copy()
+	}
+	return nil
 }
 
 // Index is the server's latest log index.

@@ -47,21 +47,27 @@ type node struct {
 	conn   NodeConn
 	// index is the log index of the last change to one of its allocs.
 	index uint64
+	// desc is its description (DescribeNode), ID and Status aside.
+	desc structs.NodeRecord
 }
 
 // Server is the simulated server. Build it with New.
 type Server struct {
 	cfg Config
 
-	mu      sync.Mutex
-	index   uint64
-	nodes   map[string]*node
-	jobs    map[string]*structs.Job
-	allocs  map[string]*structs.Allocation
-	history map[string][]Received
-	evals   []*structs.Evaluation
-	stats   Stats
-	batch   []*pendingUpdate
+	mu     sync.Mutex
+	index  uint64
+	nodes  map[string]*node
+	jobs   map[string]*structs.JobRecord
+	allocs map[string]*structs.Allocation
+	// allocRecs records each alloc's placing eval and job version;
+	// evalRecs every evaluation (records.go). Neither is traced.
+	allocRecs map[string]structs.AllocRecord
+	evalRecs  []*structs.EvalRecord
+	history   map[string][]Received
+	evals     []*structs.Evaluation
+	stats     Stats
+	batch     []*pendingUpdate
 	// changed is closed (and replaced) at every change a blocking query
 	// may be waiting for.
 	changed chan struct{}
@@ -82,12 +88,13 @@ func New(cfg Config) (*Server, error) {
 		cfg.MaxQueryTime = DefaultMaxQueryTime
 	}
 	return &Server{
-		cfg:     cfg,
-		nodes:   map[string]*node{},
-		jobs:    map[string]*structs.Job{},
-		allocs:  map[string]*structs.Allocation{},
-		history: map[string][]Received{},
-		changed: make(chan struct{}),
+		cfg:       cfg,
+		nodes:     map[string]*node{},
+		jobs:      map[string]*structs.JobRecord{},
+		allocs:    map[string]*structs.Allocation{},
+		allocRecs: map[string]structs.AllocRecord{},
+		history:   map[string][]Received{},
+		changed:   make(chan struct{}),
 	}, nil
 }
 
@@ -98,7 +105,10 @@ func (s *Server) RegisterNode(id, status string) error {
 	if _, ok := s.nodes[id]; ok {
 		return fmt.Errorf(fmtNodeExists, id)
 	}
-	s.nodes[id] = &node{id: id, status: status}
+	s.nodes[id] = &node{id: id, status: status, desc: structs.NodeRecord{
+		Name: structs.DefaultNodeName(id), Datacenter: structs.DefaultNodeDatacenter,
+		NodePool: structs.DefaultNodePool, CreateIndex: s.index,
+	}}
 	return nil
 }
 
@@ -165,6 +175,13 @@ func (s *Server) Call(ctx context.Context, method string, args, reply any) error
 			return bad
 		}
 		return s.Signal(a, r)
+	case structs.RPCServerRestart:
+		a, ok1 := args.(*structs.AllocRestartRequest)
+		r, ok2 := reply.(*structs.GenericResponse)
+		if !ok1 || !ok2 {
+			return bad
+		}
+		return s.Restart(a, r)
 	}
 	return fmt.Errorf(fmtUnknownMethod, method)
 }

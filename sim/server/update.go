@@ -154,6 +154,7 @@ func (s *Server) commit() {
 	for _, k := range evalOrder {
 		ev := &structs.Evaluation{ID: s.newID(), Namespace: k.ns, JobID: k.job, TriggeredBy: evals[k]}
 		s.evals = append(s.evals, ev)
+		s.recordClientEval(ev, idx)
 		s.emit(trace.KindServer, "", "eval", ev.TriggeredBy, ev)
 	}
 	s.emit(trace.KindServer, "", "commit", "", map[string]any{"index": idx, "allocs": ids, "bytes": size, "calls": len(batch)})
@@ -162,6 +163,17 @@ func (s *Server) commit() {
 		p.index = idx
 		close(p.done)
 	}
+}
+
+// recordClientEval records a SYNC-4 eval for the API (EvalRecords), with
+// the lock held; the eval itself is traced as it was.
+func (s *Server) recordClientEval(ev *structs.Evaluation, idx uint64) {
+	job := &structs.Job{ID: ev.JobID, Namespace: ev.Namespace}
+	var jobModifyIndex uint64
+	if rec, ok := s.jobs[ev.JobID]; ok && rec.Job.Namespace == ev.Namespace {
+		job.Type, jobModifyIndex = rec.Job.Type, rec.JobModifyIndex
+	}
+	s.recordEval(ev.ID, job, ev.TriggeredBy, jobModifyIndex, idx)
 }
 
 // evalTrigger is the eval a client update of stored (already applied)

@@ -1,0 +1,176 @@
+package apiconv
+
+import (
+	"slices"
+
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/hashicorp/nomad/api"
+)
+
+// What a Nomad server serves about a job beyond its spec, for a job whose
+// spec does not say (the domain job has neither).
+var defaultDatacenters = []string{"*"}
+
+// ServedJob is the job GET /v1/job/<id> serves (issue 14): the API job,
+// canonicalized as the official client canonicalizes a job it submits
+// (every pointer field the CLI dereferences is set: Priority, Region,
+// Stop, Version, task resources, ...), with the record's stamp, Stop and
+// the status given, Datacenters ["*"] and NodePool "default" when the job
+// names none. A nil record or job gives nil.
+func ServedJob(rec *structs.JobRecord, status string) *api.Job {
+	if rec == nil || rec.Job == nil {
+		return nil
+	}
+	out := JobToAPI(rec.Job)
+	out.Canonicalize()
+	if len(out.Datacenters) == 0 {
+		out.Datacenters = slices.Clone(defaultDatacenters)
+	}
+	if out.NodePool == nil || *out.NodePool == "" {
+		out.NodePool = ptr(structs.DefaultNodePool)
+	}
+	out.Stop = ptr(rec.Stop)
+	out.Status = ptr(status)
+	out.Version = ptr(rec.Version)
+	out.SubmitTime = ptr(rec.SubmitTime)
+	out.CreateIndex = ptr(rec.CreateIndex)
+	out.ModifyIndex = ptr(rec.ModifyIndex)
+	out.JobModifyIndex = ptr(rec.JobModifyIndex)
+	return out
+}
+
+// JobStubToAPI is the stub of a job GET /v1/jobs lists.
+func JobStubToAPI(rec *structs.JobRecord, status string, summary *api.JobSummary) *api.JobListStub {
+	j := ServedJob(rec, status)
+	if j == nil {
+		return nil
+	}
+	return &api.JobListStub{
+		ID: *j.ID, ParentID: *j.ParentID, Name: *j.Name, Namespace: *j.Namespace,
+		Datacenters: slices.Clone(j.Datacenters), Type: *j.Type, Priority: *j.Priority,
+		Periodic: j.IsPeriodic(), ParameterizedJob: j.IsParameterized(),
+		Stop: *j.Stop, Status: *j.Status, StatusDescription: *j.StatusDescription,
+		JobSummary: summary, CreateIndex: *j.CreateIndex, ModifyIndex: *j.ModifyIndex,
+		JobModifyIndex: *j.JobModifyIndex, SubmitTime: *j.SubmitTime,
+	}
+}
+
+// JobSummaryToAPI is GET /v1/job/<id>/summary: counts per task group and
+// the children of a parameterized job by status (zero for other jobs).
+func JobSummaryToAPI(rec *structs.JobRecord, counts map[string]structs.TaskGroupCounts, children api.JobChildrenSummary) *api.JobSummary {
+	if rec == nil || rec.Job == nil {
+		return nil
+	}
+	out := &api.JobSummary{
+		JobID: rec.Job.ID, Namespace: rec.Job.Namespace, Summary: map[string]api.TaskGroupSummary{},
+		Children: &children, CreateIndex: rec.CreateIndex, ModifyIndex: rec.ModifyIndex,
+	}
+	for name, c := range counts {
+		out.Summary[name] = api.TaskGroupSummary{
+			Queued: c.Queued, Complete: c.Complete, Failed: c.Failed, Running: c.Running,
+			Starting: c.Starting, Lost: c.Lost, Unknown: c.Unknown,
+		}
+	}
+	return out
+}
+
+// EvalToAPI converts an evaluation record; it has no placement failures,
+// so FailedTGAllocs is empty and QueuedAllocations nil.
+func EvalToAPI(e structs.EvalRecord) *api.Evaluation {
+	return &api.Evaluation{
+		ID: e.ID, Priority: e.Priority, Type: e.Type, TriggeredBy: e.TriggeredBy,
+		Namespace: e.Namespace, JobID: e.JobID, JobModifyIndex: e.JobModifyIndex, NodeID: e.NodeID,
+		Status: e.Status, FailedTGAllocs: map[string]*api.AllocationMetric{},
+		CreateIndex: e.CreateIndex, ModifyIndex: e.ModifyIndex, CreateTime: e.CreateTime, ModifyTime: e.ModifyTime,
+	}
+}
+
+// AllocContext is what the server knows about an alloc beyond the alloc:
+// its placement record and its node's name.
+type AllocContext struct {
+	Record   structs.AllocRecord
+	NodeName string
+}
+
+// ServedAlloc is the full alloc the agent serves (API-5 and issue 14):
+// AllocToAPI plus the placing EvalID, the NodeName, the job served as
+// ServedJob with the stamp of the version the alloc runs, the resources
+// allocated to each task (the canonicalized tasks' resources) and its
+// placement metrics (one node evaluated, in the node's pool).
+func ServedAlloc(a *structs.Allocation, c AllocContext) *Allocation {
+	out := AllocToAPI(a)
+	if out == nil {
+		return nil
+	}
+	out.EvalID, out.NodeName = c.Record.EvalID, c.NodeName
+	if a.Job != nil {
+		out.Job = ServedJob(&structs.JobRecord{Job: a.Job, JobStamp: c.Record.Job}, "")
+		out.AllocatedResources = allocatedResources(out.Job, a.TaskGroup)
+		//lint:ignore SA1019 the CLI's node status still sums them (a nil one panics it)
+		out.Resources, out.TaskResources = legacyResources(out.AllocatedResources)
+	}
+	out.Metrics = &api.AllocationMetric{
+		NodesEvaluated: 1, NodesInPool: 1, NodePool: structs.DefaultNodePool,
+		NodesAvailable: map[string]int{}, ClassFiltered: map[string]int{},
+		ConstraintFiltered: map[string]int{}, ClassExhausted: map[string]int{},
+		DimensionExhausted: map[string]int{}, Scores: map[string]float64{},
+	}
+	if out.Job != nil && out.Job.NodePool != nil {
+		out.Metrics.NodePool = *out.Job.NodePool
+	}
+	return out
+}
+
+// ServedStub is the stub the agent lists (API-5 and issue 14): StubToAPI
+// plus the placing EvalID, the NodeName and the JobVersion.
+func ServedStub(a *structs.Allocation, c AllocContext) *AllocationListStub {
+	out := StubToAPI(a)
+	if out == nil {
+		return nil
+	}
+	out.EvalID, out.NodeName, out.JobVersion = c.Record.EvalID, c.NodeName, c.Record.Job.Version
+	return out
+}
+
+// allocatedResources reads the resources of group's tasks from a
+// canonicalized job (every task has CPU and MemoryMB then).
+func allocatedResources(job *api.Job, group string) *api.AllocatedResources {
+	out := &api.AllocatedResources{Tasks: map[string]*api.AllocatedTaskResources{}}
+	tg := job.LookupTaskGroup(group)
+	if tg == nil {
+		return out
+	}
+	if tg.EphemeralDisk != nil && tg.EphemeralDisk.SizeMB != nil {
+		out.Shared.DiskMB = int64(*tg.EphemeralDisk.SizeMB)
+	}
+	for _, t := range tg.Tasks {
+		if t == nil {
+			continue
+		}
+		r := &api.AllocatedTaskResources{}
+		if t.Resources != nil {
+			r.Cpu.CpuShares = int64(deref(t.Resources.CPU))
+			r.Memory.MemoryMB = int64(deref(t.Resources.MemoryMB))
+			r.Memory.MemoryMaxMB = int64(deref(t.Resources.MemoryMaxMB))
+		}
+		out.Tasks[t.Name] = r
+	}
+	return out
+}
+
+// legacyResources are the deprecated Resources (the alloc's total) and
+// TaskResources (per task) a Nomad server still serves beside
+// AllocatedResources, and which the CLI's `node status` still sums.
+func legacyResources(r *api.AllocatedResources) (*api.Resources, map[string]*api.Resources) {
+	total := &api.Resources{CPU: ptr(0), Cores: ptr(0), MemoryMB: ptr(0), MemoryMaxMB: ptr(0),
+		DiskMB: ptr(int(r.Shared.DiskMB)), IOPS: ptr(0)}
+	tasks := map[string]*api.Resources{}
+	for name, t := range r.Tasks {
+		tasks[name] = &api.Resources{CPU: ptr(int(t.Cpu.CpuShares)), Cores: ptr(0), MemoryMB: ptr(int(t.Memory.MemoryMB)),
+			MemoryMaxMB: ptr(int(t.Memory.MemoryMaxMB)), DiskMB: ptr(0), IOPS: ptr(0)}
+		*total.CPU += int(t.Cpu.CpuShares)
+		*total.MemoryMB += int(t.Memory.MemoryMB)
+		*total.MemoryMaxMB += int(t.Memory.MemoryMaxMB)
+	}
+	return total, tasks
+}
