@@ -79,11 +79,15 @@ var goldenCases = []struct {
 	{"schedule_next_cap", office("--next", "100000")},
 	{"schedule_unknown_flag", office("--tz", "UTC")},
 
-	// agent, job run, alloc pause: help and the errors that need no agent.
+	// agent, job run, job stop, alloc pause: help and the errors that need no
+	// agent.
 	{"agent_help", []string{"agent", "--help"}},
 	{"agent_no_dev", []string{"agent"}},
 	{"job_run_help", []string{"job", "run", "--help"}},
 	{"job_run_no_file", []string{"job", "run"}},
+	{"job_stop_help", []string{"job", "stop", "--help"}},
+	{"job_stop_no_job", []string{"job", "stop", "-purge"}},
+	{"job_stop_two_jobs", []string{"job", "stop", "a", "b"}},
 	{"alloc_pause_help", []string{"alloc", "pause", "--help"}},
 	// API-8's first three checks, in order: arguments, -state, ID length.
 	{"alloc_pause_no_args", []string{"alloc", "pause", "-state", "nap"}},

@@ -95,6 +95,7 @@ func commands(env environment) []command {
 		{name: "schedule", summary: schedulecmd.Summary, run: sched.Run},
 		{name: "agent", summary: agentcmd.Summary, run: agentcmd.Config{Local: env.local}.Run},
 		{name: "job run", summary: jobcmd.RunSummary, run: jobcmd.Run},
+		{name: "job stop", summary: jobcmd.StopSummary, run: jobcmd.Stop},
 		{name: "alloc pause", summary: alloccmd.PauseSummary, run: alloccmd.RunPause},
 		{name: "run", summary: runcmd.Summary, run: suite.Run},
 		{name: "replay", summary: runcmd.ReplaySummary, run: suite.Replay},

@@ -25,6 +25,7 @@ import (
 	"github.com/allocsim/allocsim/impl/reference"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/schedule"
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/sim/apiserver"
@@ -94,6 +95,9 @@ type Config struct {
 	// LocalZone is the zone of schedules without a timezone (SCHED-4);
 	// nil means UTC. `conform agent` passes time.Local.
 	LocalZone *time.Location
+	// NodeName is the node's name (Nomad's default: the host name);
+	// empty means structs.DefaultNodeName of its ID.
+	NodeName string
 	// Path is the PATH of raw_exec tasks; empty means rawexec.DefaultPath.
 	Path string
 	// Env is the rest of raw_exec tasks' base environment (under PATH and
@@ -179,6 +183,11 @@ func (a *Agent) start(undo *[]func()) error {
 	a.mockDrv = mock.New(mock.Config{Clock: cfg.Clock})
 	a.rawDrv = rawexec.New(rawexec.Config{Clock: cfg.Clock, Path: cfg.Path, Env: cfg.Env})
 	*undo = append(*undo, a.mockDrv.Close, a.rawDrv.Close)
+	// What `nomad node status` shows of the node.
+	if err := a.srv.DescribeNode(a.nodeID, structs.NodeRecord{Name: cfg.NodeName, Datacenter: Datacenter,
+		NodePool: NodePool, Drivers: a.Drivers()}); err != nil {
+		return fmt.Errorf("describing the node: %w", err)
+	}
 
 	sink := metrics.NewInmemSink(10*time.Second, time.Minute)
 	m, err := hookstats.NewMetrics(sink)
@@ -227,7 +236,15 @@ func (a *Agent) start(undo *[]func()) error {
 		return fmt.Errorf("listening for the HTTP API: %w", err)
 	}
 	a.addr = "http://" + ln.Addr().String()
-	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// Requests' contexts end when the HTTP API stops, so that a following
+	// stream (`alloc logs -f`, `alloc fs -f`) ends then and Shutdown need
+	// not wait for its client to hang up.
+	streams, endStreams := context.WithCancel(context.Background())
+	a.http = &http.Server{
+		Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return streams },
+	}
+	a.http.RegisterOnShutdown(endStreams)
 	go func() {
 		defer close(a.served)
 		if err := a.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -25,7 +25,9 @@
 //
 // Close, for a dev agent whose server state lives only in memory:
 //
-//  1. stop serving HTTP;
+//  1. stop serving HTTP; requests still streaming (a follow of `alloc
+//     logs -f` or `alloc fs -f`) see their context end, so they do not
+//     hold the shutdown up;
 //  2. stop every job on the server and wait, bounded by
 //     Config.StopTimeout, until the client has finished each alloc, so no
 //     raw_exec process outlives the agent (on timeout the drivers are

@@ -1,8 +1,9 @@
-// Package jobcmd is `conform job run`: submit a jobspec file (HCL or the
-// API's JSON, parsed by impl/jobspec) to an agent with the official Go
-// client, as `nomad job run` does, and list the allocs it placed.
+// Package jobcmd is `conform job run` and `conform job stop`: submit a
+// jobspec file (HCL or the API's JSON, parsed by impl/jobspec) to an agent
+// with the official Go client, as `nomad job run` does, and list the allocs
+// it placed; stop (and purge) a job, as `nomad job stop` does.
 //
-// Steps:
+// Steps of job run:
 //
 //  1. read the file and parse it (jobspec.Parse); parse errors are invalid
 //     input (exit 2), warnings go to stderr;
@@ -15,4 +16,13 @@
 //     ModifyIndex at or after the registration) number the job's total
 //     group count, or -timeout passes, then print them as a table with
 //     their client status at that moment.
+//
+// Steps of job stop (stop.go):
+//
+//  1. exactly one argument, the job ID, as given (no prefix lookup);
+//     anything else is bad usage (exit 2);
+//  2. DELETE /v1/job/<id>?purge=<bool> through the official client
+//     (api.Jobs().Deregister); an error from the agent, or no agent,
+//     fails with its message (exit 1);
+//  3. print the job and the evaluation the agent created, if any.
 package jobcmd

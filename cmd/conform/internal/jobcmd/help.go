@@ -53,3 +53,40 @@ Examples:
 func writeRunHelp(w io.Writer) {
 	fmt.Fprintf(w, runHelp, apiclient.DefaultAddress, DefaultTimeout)
 }
+
+const stopHelp = `Usage:
+  conform job stop [options] JOB
+
+Stop the job whose ID is JOB on an agent (DELETE /v1/job/<id>) with the
+official Go client, as nomad job stop does: its allocations are told to
+stop, and the job stays readable until purged. JOB is the exact ID (no
+prefix lookup). The command returns once the agent accepted the stop; it
+does not wait for the allocations to stop.
+
+Options (before JOB):
+  -address=ADDR    the agent's HTTP address. Default: $NOMAD_ADDR, else
+                   %s.
+  -purge           also remove the job from the agent's state
+                   (DELETE /v1/job/<id>?purge=true).
+  -h, --help       print this help.
+
+Output:
+  Job "<id>" stopped: evaluation <eval-id>
+  Job "<id>" stopped and purged: evaluation <eval-id>     (with -purge)
+
+Exit codes:
+  0  the agent accepted the stop
+  1  the agent could not be reached or refused (its reason is on stderr)
+  2  bad usage: no job ID, more than one, an empty one, an unknown flag
+
+Examples:
+  # Stop the job of the README's walkthrough on a dev agent
+  conform job stop sleeper
+
+  # Stop and forget it, on another agent
+  conform job stop -purge -address http://10.0.0.5:4646 sleeper
+`
+
+func writeStopHelp(w io.Writer) {
+	fmt.Fprintf(w, stopHelp, apiclient.DefaultAddress)
+}
