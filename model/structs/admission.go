@@ -95,29 +95,48 @@ func (j *Job) validateShape() []error {
 	default:
 		errs = append(errs, fmt.Errorf(FmtJobTypeInvalid, j.Type))
 	}
-	seen := map[string]int{} // group name -> its number
-	n := 0
+	groups := numbering{noName: FmtGroupNoName, redefined: FmtGroupRedefined}
 	for _, tg := range j.TaskGroups {
 		if tg == nil {
 			continue
 		}
-		n++ // groups are numbered from 1
-		switch first, dup := seen[tg.Name]; {
-		case tg.Name == "":
-			errs = append(errs, fmt.Errorf(FmtGroupNoName, n))
-		case dup:
-			errs = append(errs, fmt.Errorf(FmtGroupRedefined, n, tg.Name, first))
-		default:
-			seen[tg.Name] = n
+		if err := groups.add(tg.Name); err != nil {
+			errs = append(errs, err)
 		}
 		if j.Type == JobTypeSystem && tg.Count > 1 {
 			errs = append(errs, fmt.Errorf(FmtSystemGroupCount, tg.Name, tg.Count))
 		}
 	}
-	if n == 0 {
+	if groups.n == 0 {
 		errs = append(errs, errors.New(MsgJobNoGroups))
 	}
 	return errs
+}
+
+// numbering numbers a job's groups, or a group's tasks, from 1 as they
+// come (nil ones skipped) and reports one without a name or with the name
+// of an earlier one (noName and redefined: the message formats, taking the
+// number, and the number, name and earlier number).
+type numbering struct {
+	noName, redefined string
+	seen              map[string]int // name -> its number
+	n                 int
+}
+
+func (ns *numbering) add(name string) error {
+	ns.n++
+	first, dup := ns.seen[name]
+	switch {
+	case name == "":
+		return fmt.Errorf(ns.noName, ns.n)
+	case dup:
+		return fmt.Errorf(ns.redefined, ns.n, name, first)
+	}
+	if ns.seen == nil {
+		ns.seen = map[string]int{}
+	}
+	ns.seen[name] = ns.n
+	return nil
 }
 
 // validateShape is step 3 of Validate for one group.
@@ -138,20 +157,13 @@ func (tg *TaskGroup) validateShape() []error {
 	if err := tg.RestartPolicy.Validate(); err != nil {
 		errs = append(errs, err.(interface{ Unwrap() []error }).Unwrap()...)
 	}
-	seen := map[string]int{} // task name -> its number
-	n := 0
+	names := numbering{noName: FmtTaskNoName, redefined: FmtTaskRedefined}
 	for _, t := range tg.Tasks {
 		if t == nil {
 			continue
 		}
-		n++ // tasks are numbered from 1
-		switch first, dup := seen[t.Name]; {
-		case t.Name == "":
-			errs = append(errs, fmt.Errorf(FmtTaskNoName, n))
-		case dup:
-			errs = append(errs, fmt.Errorf(FmtTaskRedefined, n, t.Name, first))
-		default:
-			seen[t.Name] = n
+		if err := names.add(t.Name); err != nil {
+			errs = append(errs, err)
 		}
 		if strings.Contains(t.Name, "/") {
 			errs = append(errs, errors.New(MsgTaskNameSlash))
