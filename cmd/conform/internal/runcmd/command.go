@@ -9,11 +9,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
+	"github.com/allocsim/allocsim/cmd/conform/internal/runners"
 	"github.com/allocsim/allocsim/cmd/conform/internal/suiterun"
 	"github.com/allocsim/allocsim/reports"
 )
@@ -146,7 +148,7 @@ func (c Config) Run(name string, args []string, stdout, stderr io.Writer) error 
 // still be empty).
 func (o *options) plan() (suiterun.Plan, error) {
 	var plan suiterun.Plan
-	if o.sel.profile != "" && o.sel.profile != "full" && o.sel.profile != "client-communication" {
+	if o.sel.profile != "" && !slices.Contains(runners.Profiles(), o.sel.profile) {
 		return plan, cli.Usagef("--profile %q: want full or client-communication", o.sel.profile)
 	}
 	if o.parallel == 0 {

@@ -60,7 +60,7 @@ func (s selection) targets() ([]suiterun.Target, error) {
 		}
 	}
 	if s.pkg != "" {
-		add(suiterun.Target{Pkg: s.pkg, Factory: s.factory, Profile: "full", ExpectFail: s.expectFail})
+		add(suiterun.Target{Pkg: s.pkg, Factory: s.factory, Profile: runners.ProfileFull, ExpectFail: s.expectFail})
 	}
 	if len(out) == 0 {
 		return nil, cli.Usagef("name a runner: --runner NAME (conform runners lists them; %q and %q are groups) or --pkg IMPORTPATH --factory NAME", groupAll, groupMutants)
@@ -81,7 +81,7 @@ func replayFlags(t suiterun.Target, profileSet bool) string {
 	} else {
 		fmt.Fprintf(&b, "--pkg %s --factory %s", shellQuote(t.Pkg), t.Factory)
 	}
-	if profileSet || (!t.Builtin && t.Profile != "full") {
+	if profileSet || (!t.Builtin && t.Profile != runners.ProfileFull) {
 		fmt.Fprintf(&b, " --profile %s", t.Profile)
 	}
 	return b.String()

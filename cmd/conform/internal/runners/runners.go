@@ -10,13 +10,16 @@ import (
 	"github.com/allocsim/allocsim/impl/reference"
 )
 
-// Suite profiles (profileFull and ProfileClientCommunication;
-// the conform binary does not link the suite itself, which runs under go
-// test, so a test keeps these equal).
+// Suite profiles, the names properties' ProfileFull and
+// ProfileClientCommunication have (the conform binary does not link the
+// suite itself, which runs under go test, so a test keeps them equal).
 const (
-	profileFull                = "full"
-	profileClientCommunication = "client-communication"
+	ProfileFull                = "full"
+	ProfileClientCommunication = "client-communication"
 )
+
+// Profiles are the suite's profiles, for flag checks.
+func Profiles() []string { return []string{ProfileFull, ProfileClientCommunication} }
 
 // Kind says what a built-in runner is.
 type Kind string
@@ -54,13 +57,13 @@ type Runner struct {
 // then the mutants by name.
 func All() []Runner {
 	out := []Runner{
-		{Name: "reference", Kind: KindReference, Profile: profileFull, Factory: reference.Factory,
+		{Name: "reference", Kind: KindReference, Profile: ProfileFull, Factory: reference.Factory,
 			About: "the complete reference runner (impl/): alloc and task runners, hooks, schedules, sync, restore"},
-		{Name: "minimal", Kind: KindMinimal, Profile: profileClientCommunication, Factory: reference.Minimal,
+		{Name: "minimal", Kind: KindMinimal, Profile: ProfileClientCommunication, Factory: reference.Minimal,
 			About: "the smallest runner the factory accepts (impl/minimal, AR-3): client-server traffic only"},
 	}
 	for _, m := range mutants.All() {
-		out = append(out, Runner{Name: MutantPrefix + m.Name, Kind: KindMutant, Profile: profileFull,
+		out = append(out, Runner{Name: MutantPrefix + m.Name, Kind: KindMutant, Profile: ProfileFull,
 			ExpectFail: true, Breaks: slices.Clone(m.Breaks), About: m.Mirrors, Factory: m.Factory})
 	}
 	return out

@@ -51,6 +51,6 @@ func TestRun(t *testing.T) {
 }
 
 func TestProfilesAreTheSuites(t *testing.T) {
-	must.Eq(t, properties.ProfileFull, profileFull)
-	must.Eq(t, properties.ProfileClientCommunication, profileClientCommunication)
+	must.Eq(t, properties.ProfileFull, ProfileFull)
+	must.Eq(t, properties.ProfileClientCommunication, ProfileClientCommunication)
 }

@@ -111,11 +111,6 @@ func TestConform(t *testing.T) {
 }
 `
 
-// suiteRequirements are go.mod lines the generated module adds so that
-// the suite is fast there (issue 13's clock, when it is a fork, is
-// replaced here); none yet.
-var suiteRequirements []string
-
 // buildPackage generates, in dir, the module whose TestConform checks the
 // runner pkg's factory, and builds its test binary.
 func buildPackage(ctx context.Context, gocmd, workDir, pkg, factory, dir string) (binary, error) {
@@ -214,9 +209,6 @@ func generatedGoMod(p goPackage, mod goModFile) string {
 			repl = quoteModPath(repl)
 		}
 		fmt.Fprintf(&b, "replace %s => %s\n", old, repl)
-	}
-	for _, l := range suiteRequirements {
-		b.WriteString(l + "\n")
 	}
 	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/allocsim/allocsim/cmd/conform/internal/runners"
 	"github.com/allocsim/allocsim/reports"
 )
 
@@ -96,7 +97,7 @@ func (p Plan) check(ctx context.Context, b binary, t Target, emit func(Event)) (
 	run := out.Runs[0]
 	r.Properties = run.Properties
 	if r.Profile == "" {
-		r.Profile = "full"
+		r.Profile = runners.ProfileFull
 	}
 	// A property that never ended: the test binary died in one of its
 	// checks. A panic there (on a goroutine of the runner's own, which
@@ -109,8 +110,8 @@ func (p Plan) check(ctx context.Context, b binary, t Target, emit func(Event)) (
 		if !died {
 			continue
 		}
-		printed := tail(append(strings.Split(pr.Message, "\n"), out.Output...), stderr.String())
-		panicLine := firstPanic(append(strings.Split(pr.Message, "\n"), out.Output...), stderr.String())
+		lines := append(strings.Split(pr.Message, "\n"), out.Output...)
+		printed, panicLine := tail(lines, stderr.String()), firstPanic(lines, stderr.String())
 		pr.Status = reports.Error
 		pr.Message = fmt.Sprintf("the test binary ended during check %d (seed %d) of this property (%v)%s", pr.Check, pr.Seed, waitErr, printed)
 		if panicLine != "" && pr.Seed != 0 {

@@ -21,9 +21,6 @@ const (
 	DefaultChunk = 200
 )
 
-// Profiles the suite knows (runners keeps them equal to the suite's).
-var profiles = []string{"full", "client-communication"}
-
 // options are `conform sweep`'s flags.
 type options struct {
 	runner, seeds, shard, profile string
@@ -67,7 +64,7 @@ func (o options) resolve() (target, error) {
 		return target{}, cli.Usagef("--chunk %d: want at least 1 seed", o.chunk)
 	case o.parallel < 1:
 		return target{}, cli.Usagef("--parallel %d: want at least 1", o.parallel)
-	case o.profile != "" && !slices.Contains(profiles, o.profile):
+	case o.profile != "" && !slices.Contains(runners.Profiles(), o.profile):
 		return target{}, cli.Usagef("--profile %q: want full or client-communication", o.profile)
 	}
 	sel := selection(o.properties)
