@@ -39,3 +39,6 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 )
+
+// The heap-ordered fork of the archived clock module (DESIGN-CLOCK.md).
+replace github.com/benbjohnson/clock => ./third_party/clock

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allocsim/allocsim/sim/vclock"
+
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 )
@@ -33,6 +35,13 @@ func Run(t *testing.T, factory interfaces.Factory, opts ...Option) {
 	budget := newBudget(c.budget, len(props))
 	matching := c.matching()
 	t.Attr(AttrProperties, fmt.Sprint(len(matching)))
+	if vclock.Forked() {
+		t.Attr(AttrClock, "fork")
+	} else {
+		t.Attr(AttrClock, "upstream")
+		t.Log("properties: the simulator runs on upstream github.com/benbjohnson/clock (its Mock read by reflection): correct, and slower " +
+			"the more timers a runner arms; `" + vclock.ForkReplace("<allocsim dir>") + "` in your go.mod links the heap-ordered fork (DESIGN-CLOCK.md)")
+	}
 	for _, group := range bySpec(matching) {
 		t.Run(group[0].Spec(), func(t *testing.T) {
 			for _, p := range group {
@@ -170,6 +179,10 @@ const (
 	// AttrProperties, on Run's own test: how many property subtests it
 	// runs (not applicable ones included).
 	AttrProperties = "allocsim.properties"
+	// AttrClock, on Run's own test: "fork" when the build links the
+	// heap-ordered clock fork, "upstream" when it runs on upstream's Mock
+	// (DESIGN-CLOCK.md).
+	AttrClock = "allocsim.clock"
 )
 
 // bySpec groups consecutive properties of one SPEC ID.

@@ -65,7 +65,7 @@ func (w *World) drain(done func() bool, what string) {
 		if done() {
 			return
 		}
-		next, ok := w.q.next()
+		next, ok := w.clk.Next()
 		if !ok {
 			w.violation("%s hangs with no timer left at %s", what, w.clk.Now().UTC().Format(trace.TimeFormat))
 			return

@@ -40,7 +40,7 @@ func (w *World) runTo(target time.Time, pred func() bool) bool {
 	same := 0
 	for {
 		now := w.clk.Now()
-		next, ok := w.q.next()
+		next, ok := w.clk.Next()
 		ev, evOK := w.nextEvent()
 		if evOK && (!ok || !next.Before(ev)) {
 			next, ok = ev, true
@@ -109,7 +109,7 @@ func (w *World) settle() {
 // applyJump performs a pending clock jump (the clock_jump fault), on the
 // world's loop between instants: the host was suspended, so time moves
 // forward at once and every timer that fell due meanwhile fires once on
-// resuming (mockQueue.suspend). It reports whether it jumped.
+// resuming (vclock.Clock.Suspend). It reports whether it jumped.
 func (w *World) applyJump() bool {
 	w.mu.Lock()
 	d := w.jump
@@ -119,7 +119,7 @@ func (w *World) applyJump() bool {
 		return false
 	}
 	from := w.clk.Now()
-	if err := w.q.suspend(d); err != nil {
+	if err := w.clk.Suspend(d); err != nil {
 		w.violation("clock jump: %v", err)
 		return false
 	}

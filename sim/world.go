@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"testing/synctest"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
@@ -105,7 +106,6 @@ type World struct {
 	sc     scenario.Scenario
 	id     string
 	clk    *vclock.Clock
-	q      *mockQueue
 	gate   *gate
 	rec    *trace.Recorder
 	inj    *faults.Injector
@@ -162,11 +162,10 @@ func New(cfg Config) (*World, error) {
 	if w.logger == nil {
 		w.logger = slog.New(slog.DiscardHandler)
 	}
-	q, err := newMockQueue(w.clk.Mock())
-	if err != nil {
+	if err := w.clk.Err(); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	w.q = q
+	w.clk.SetBarrier(synctest.Wait)
 	w.gate = newGate(seeds.Stream(sc.Seed, "schedule"))
 	if err := w.build(); err != nil {
 		return nil, err

@@ -12,6 +12,12 @@ import (
 // build one with New.
 type Clock struct {
 	mock *clock.Mock
+	q    queue
+	qerr error
+	// barrier, when set (SetBarrier) and the clock is the fork, is what
+	// Add waits on between two timers it fires, instead of the Mock's
+	// real-time sleep after each.
+	barrier func()
 }
 
 var _ clock.Clock = (*Clock)(nil)
@@ -20,15 +26,86 @@ var _ clock.Clock = (*Clock)(nil)
 func New(start time.Time) *Clock {
 	m := clock.NewMock()
 	m.Set(start)
-	return &Clock{mock: m}
+	q, err := newQueue(m)
+	return &Clock{mock: m, q: q, qerr: err}
+}
+
+// Err reports a clock whose timer queue cannot be read (an upstream Mock
+// whose internals are not those of the version the fallback knows); such
+// a clock must not be advanced by Next.
+func (c *Clock) Err() error { return c.qerr }
+
+// Fork reports whether the clock runs on the heap-ordered fork of
+// github.com/benbjohnson/clock (third_party/clock) rather than on
+// upstream's Mock read by reflection (DESIGN-CLOCK.md).
+func (c *Clock) Fork() bool {
+	_, ok := c.q.(forkQueue)
+	return ok
+}
+
+// Next returns the earliest deadline of an armed timer or ticker, false if
+// none is armed (or the queue cannot be read: Err). Call it only when every
+// other goroutine is blocked (after synctest.Wait).
+func (c *Clock) Next() (time.Time, bool) {
+	if c.qerr != nil {
+		return time.Time{}, false
+	}
+	return c.q.next()
+}
+
+// Pending is the number of armed timers and tickers.
+func (c *Clock) Pending() int {
+	if c.qerr != nil {
+		return 0
+	}
+	return c.q.len()
+}
+
+// Suspend moves virtual time forward by d without firing anything and
+// makes every timer that fell due meanwhile due at the new instant, in the
+// order of their original deadlines, one nanosecond apart; the next Add
+// fires each once, and tickers skip the ticks they missed (a host resuming
+// from suspend). Call it only between steps, after synctest.Wait.
+func (c *Clock) Suspend(d time.Duration) error {
+	if c.qerr != nil {
+		return c.qerr
+	}
+	return c.q.suspend(d)
 }
 
 // Mock returns the underlying Mock, for the simulator that advances it.
 func (c *Clock) Mock() *clock.Mock { return c.mock }
 
+// SetBarrier makes Add wait on barrier between two timers it fires (the
+// simulator passes testing/synctest.Wait), so that each fire's
+// consequences settle before the next, and not after the last, which the
+// caller settles itself. Without a barrier, or on upstream's Mock, Add is
+// the Mock's: a 1 ms sleep (synctest's fake time inside a bubble) after
+// every fire and at the end.
+func (c *Clock) SetBarrier(barrier func()) { c.barrier = barrier }
+
 // Add advances virtual time by d, firing every timer due on the way in the
 // Mock's order. Call testing/synctest.Wait before it inside a bubble.
-func (c *Clock) Add(d time.Duration) { c.mock.Add(d) }
+func (c *Clock) Add(d time.Duration) {
+	fm, ok := c.q.(forkQueue)
+	if c.barrier == nil || !ok {
+		c.mock.Add(d)
+		return
+	}
+	target := c.mock.Now().Add(d)
+	for fired := false; ; fired = true {
+		if next, ok := fm.m.Next(); !ok || next.After(target) {
+			break
+		}
+		if fired {
+			c.barrier()
+		}
+		fm.m.Fire(target)
+	}
+	if d := target.Sub(c.mock.Now()); d > 0 {
+		fm.m.Jump(d) // nothing is due before target: a plain move
+	}
+}
 
 // Set moves virtual time to t (forward only).
 func (c *Clock) Set(t time.Time) { c.mock.Set(t) }

@@ -173,6 +173,9 @@ func buildPackage(ctx context.Context, gocmd, workDir, pkg, factory, dir string)
 	if _, err := goCmd(ctx, gocmd, gen, env, "mod", "tidy"); err != nil {
 		return binary{}, fmt.Errorf("generated module for %s (in %s): %w", p.ImportPath, gen, err)
 	}
+	if err := linkClockFork(ctx, gocmd, gen, env, mod); err != nil {
+		return binary{}, fmt.Errorf("generated module for %s (in %s): %w", p.ImportPath, gen, err)
+	}
 	bin := filepath.Join(dir, "conformrun.test")
 	if _, err := goCmd(ctx, gocmd, gen, env, "test", "-c", "-o", bin, "."); err != nil {
 		return binary{}, fmt.Errorf("build the generated test of %s.%s (in %s): %w", p.ImportPath, factory, gen, err)
@@ -211,6 +214,38 @@ func generatedGoMod(p goPackage, mod goModFile) string {
 		fmt.Fprintf(&b, "replace %s => %s\n", old, repl)
 	}
 	return b.String()
+}
+
+// clockModule is the clock library runners take (contract: clock.Clock).
+const clockModule = "github.com/benbjohnson/clock"
+
+// linkClockFork replaces the clock module in the generated module with the
+// heap-ordered fork in the allocsim source it resolved to
+// (<dir>/third_party/clock), as allocsim's own go.mod does: a replace
+// applies only in the main module, and the generated module is the main
+// module of the build (DESIGN-CLOCK.md). It changes nothing when the
+// runner's module replaces the clock module itself, or when the allocsim
+// source has no fork (a module downloaded from a proxy leaves nested
+// modules out): the simulator then runs on upstream's Mock, correct and
+// slower, and the suite says so in its log.
+func linkClockFork(ctx context.Context, gocmd, gen string, env []string, mod goModFile) error {
+	for _, r := range mod.Replace {
+		if r.Old.Path == clockModule {
+			return nil
+		}
+	}
+	out, err := goCmd(ctx, gocmd, gen, env, "list", "-m", "-f", "{{.Dir}}", allocsimModule)
+	if err != nil {
+		return fmt.Errorf("find the allocsim module: %w", err)
+	}
+	fork := filepath.Join(strings.TrimSpace(string(out)), "third_party", "clock")
+	if _, err := os.Stat(filepath.Join(fork, "go.mod")); err != nil {
+		return nil
+	}
+	if _, err := goCmd(ctx, gocmd, gen, env, "mod", "edit", "-replace="+clockModule+"="+fork); err != nil {
+		return fmt.Errorf("replace %s with the fork: %w", clockModule, err)
+	}
+	return nil
 }
 
 // quoteModPath quotes a directory for go.mod when it needs it.

@@ -2,6 +2,8 @@ package suiterun
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -84,4 +86,23 @@ func TestBadPlans(t *testing.T) {
 	_, err := buildPackage(context.Background(), "go", ".", "./x", "new", t.TempDir())
 	must.True(t, IsUsage(err))
 	must.True(t, strings.Contains(err.Error(), "exported identifier"))
+}
+
+// TestPackageLinksClockFork: the module conform run --pkg generates
+// replaces the clock module with the fork of the allocsim source it
+// resolved to, as allocsim's own go.mod does (DESIGN-CLOCK.md).
+func TestPackageLinksClockFork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	example, err := filepath.Abs("../../../../examples/noderunner")
+	must.NoError(t, err)
+	dir := t.TempDir()
+	_, err = buildPackage(context.Background(), "go", ".", example, "New", dir)
+	must.NoError(t, err)
+	gomod, err := os.ReadFile(filepath.Join(dir, "conformrun", "go.mod"))
+	must.NoError(t, err)
+	root, err := filepath.Abs("../../../..")
+	must.NoError(t, err)
+	must.StrContains(t, string(gomod), "replace "+clockModule+" => "+filepath.Join(root, "third_party", "clock"))
 }

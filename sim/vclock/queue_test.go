@@ -1,58 +1,58 @@
-package sim
+package vclock
 
 import (
+	"os"
 	"testing"
 	"testing/synctest"
 	"time"
 
-	"github.com/allocsim/allocsim/sim/vclock"
 	"github.com/shoenig/test/must"
 )
 
 var t0 = time.Date(2024, 3, 10, 6, 0, 0, 0, time.UTC)
 
-// TestMockQueueNext: the queue reports the earliest armed deadline.
-func TestMockQueueNext(t *testing.T) {
+// TestQueueNext: the queue reports the earliest armed deadline.
+func TestQueueNext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := vclock.New(t0)
-		q, err := newMockQueue(clk.Mock())
-		must.NoError(t, err)
-		_, ok := q.next()
+		clk := New(t0)
+		q := clk
+		must.NoError(t, q.Err())
+		_, ok := q.Next()
 		must.False(t, ok)
 		clk.AfterFunc(3*time.Second, func() {})
 		tm := clk.Timer(time.Second)
 		tk := clk.Ticker(2 * time.Second)
 		defer tk.Stop()
-		n, ok := q.next()
+		n, ok := q.Next()
 		must.True(t, ok)
 		must.EqOp(t, t0.Add(time.Second), n)
-		must.EqOp(t, 3, q.len())
+		must.EqOp(t, 3, q.Pending())
 		tm.Stop()
-		n, _ = q.next()
+		n, _ = q.Next()
 		must.EqOp(t, t0.Add(2*time.Second), n)
 	})
 }
 
-// TestMockQueueSuspend: overdue timers fire once at the resume instant.
-func TestMockQueueSuspend(t *testing.T) {
+// TestQueueSuspend: overdue timers fire once at the resume instant.
+func TestQueueSuspend(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := vclock.New(t0)
-		q, err := newMockQueue(clk.Mock())
-		must.NoError(t, err)
+		clk := New(t0)
+		q := clk
+		must.NoError(t, q.Err())
 		fired := make(chan time.Time, 4)
 		clk.AfterFunc(2*time.Minute, func() { fired <- clk.Now() })
 		clk.AfterFunc(3*time.Hour, func() { fired <- clk.Now() })
 		tk := clk.Ticker(time.Second)
 		defer tk.Stop()
-		must.NoError(t, q.suspend(time.Hour))
+		must.NoError(t, q.Suspend(time.Hour))
 		must.EqOp(t, t0.Add(time.Hour), clk.Now())
-		n, _ := q.next()
+		n, _ := q.Next()
 		must.EqOp(t, t0.Add(time.Hour), n)
 		clk.Add(time.Nanosecond)
 		synctest.Wait()
 		must.EqOp(t, t0.Add(time.Hour), <-tk.C, must.Sprint("the ticker was due first (1s)"))
 		must.EqOp(t, t0.Add(time.Hour+time.Nanosecond), <-fired, must.Sprint("then the 2m timer, 1ns later"))
-		n, _ = q.next()
+		n, _ = q.Next()
 		must.EqOp(t, t0.Add(time.Hour+time.Second), n, must.Sprint("the ticker resumes from the resume instant"))
 		select {
 		case <-fired:
@@ -60,4 +60,22 @@ func TestMockQueueSuspend(t *testing.T) {
 		default:
 		}
 	})
+}
+
+// TestWhichQueue: inside this module the replace of go.mod links the fork
+// (third_party/clock); `make test-upstream-clock` runs these tests with a
+// go.mod without it, and sets ALLOCSIM_UPSTREAM_CLOCK=1, so the fallback is
+// tested too and this test proves which one ran.
+func TestWhichQueue(t *testing.T) {
+	clk := New(t0)
+	must.NoError(t, clk.Err())
+	upstream := os.Getenv("ALLOCSIM_UPSTREAM_CLOCK") != ""
+	must.EqOp(t, !upstream, clk.Fork())
+	if upstream {
+		_, err := newReflectQueue(clk.Mock())
+		must.NoError(t, err)
+	} else {
+		_, err := newReflectQueue(clk.Mock())
+		must.ErrorIs(t, err, errMockShape, must.Sprint("the fork's Mock is not the shape the fallback reads"))
+	}
 }

@@ -1,4 +1,4 @@
-package sim
+package vclock
 
 import (
 	"errors"
@@ -11,29 +11,22 @@ import (
 	"github.com/benbjohnson/clock"
 )
 
-// mockQueue reads and adjusts the timer queue of a *clock.Mock
-// (github.com/benbjohnson/clock v1.3.5, archived, pinned in go.mod). The
-// Mock does not export its queue, and the world needs two things it cannot
-// get otherwise:
-//
-//  1. the instant of the next due timer, so that it advances one instant
-//     at a time and observes the settled world after each (the barrier of
-//     DESIGN.md "Determinism");
-//  2. a suspend/resume clock jump: time moves forward at once and every
-//     overdue timer fires once on resuming, as timers of a suspended host
-//     do (the Mock's own Add fires each at its own deadline).
-//
-// It reads the unexported fields mu (sync.Mutex) and timers (a slice of
+// reflectQueue is the queue of an upstream *clock.Mock
+// (github.com/benbjohnson/clock v1.3.5, archived), which does not export
+// it: the fallback when a build does not have the fork (queue.go). It
+// reads the unexported fields mu (sync.Mutex) and timers (a slice of
 // values with a Next() time.Time method, each a pointer to a struct with a
-// next time.Time field) by reflection. newMockQueue checks that shape, so
-// a library change fails loudly at World construction, not silently.
-type mockQueue struct {
+// next time.Time field) by reflection. newReflectQueue checks that shape,
+// so a library change fails loudly when the clock is built, not silently.
+// Each next scans every timer, and the Mock re-sorts them on every fire:
+// correct, and slower the more timers are armed.
+type reflectQueue struct {
 	mu     *sync.Mutex
 	now    reflect.Value // time.Time
 	timers reflect.Value // clockTimers
 }
 
-var errMockShape = errors.New("clock.Mock internals are not those of github.com/benbjohnson/clock v1.3.5")
+var errMockShape = errors.New("vclock: clock.Mock internals are not those of github.com/benbjohnson/clock v1.3.5 or of its fork")
 
 // nexter is the method every queued Mock timer has.
 type nexter interface{ Next() time.Time }
@@ -43,7 +36,7 @@ func accessible(v reflect.Value) reflect.Value {
 	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
 }
 
-func newMockQueue(m *clock.Mock) (*mockQueue, error) {
+func newReflectQueue(m *clock.Mock) (*reflectQueue, error) {
 	v := reflect.ValueOf(m).Elem()
 	mu, now, timers := v.FieldByName("mu"), v.FieldByName("now"), v.FieldByName("timers")
 	if !mu.IsValid() || mu.Type() != reflect.TypeFor[sync.Mutex]() ||
@@ -52,7 +45,7 @@ func newMockQueue(m *clock.Mock) (*mockQueue, error) {
 		!timers.Type().Elem().Implements(reflect.TypeFor[nexter]()) {
 		return nil, errMockShape
 	}
-	return &mockQueue{
+	return &reflectQueue{
 		mu:     (*sync.Mutex)(unsafe.Pointer(mu.UnsafeAddr())),
 		now:    accessible(now),
 		timers: accessible(timers),
@@ -62,7 +55,7 @@ func newMockQueue(m *clock.Mock) (*mockQueue, error) {
 // next returns the earliest deadline in the queue, false if it is empty.
 // Call it only when every other goroutine is blocked (after
 // synctest.Wait): the Mock's lock is taken all the same.
-func (q *mockQueue) next() (time.Time, bool) {
+func (q *reflectQueue) next() (time.Time, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var min time.Time
@@ -77,7 +70,7 @@ func (q *mockQueue) next() (time.Time, bool) {
 }
 
 // len is the number of queued timers and tickers.
-func (q *mockQueue) len() int {
+func (q *reflectQueue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.timers.Len()
@@ -90,7 +83,7 @@ func (q *mockQueue) len() int {
 // order depend on the order the timers were armed). The next Add fires
 // each once; tickers skip the ticks they missed. Call it only between
 // steps, after synctest.Wait.
-func (q *mockQueue) suspend(d time.Duration) error {
+func (q *reflectQueue) suspend(d time.Duration) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	resume := q.now.Interface().(time.Time).Add(d)
