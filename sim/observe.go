@@ -91,6 +91,9 @@ func (w *World) observe(u updaterTap, a *structs.Allocation) {
 		o = &observedAlloc{}
 		w.observed[a.ID] = o
 	}
+	if !o.dirty {
+		w.dirty = append(w.dirty, a.ID)
+	}
 	o.latest, o.dirty = c, true
 	w.checkStamps(&o.stamps, c, pushStamps{now: now, incStart: u.started, runStart: w.sc.Start, inc: inc.n})
 }
@@ -102,12 +105,9 @@ func (w *World) observe(u updaterTap, a *structs.Allocation) {
 func (w *World) traceStates() {
 	w.mu.Lock()
 	closing := w.closed
-	var ids []string
-	for id, o := range w.observed {
-		if o.dirty {
-			ids = append(ids, id)
-		}
-	}
+	// Only the allocs pushed since the last instant (observe lists them).
+	ids := w.dirty
+	w.dirty = nil
 	slices.Sort(ids)
 	type change struct{ prev, cur *structs.Allocation }
 	changes := make([]change, 0, len(ids))

@@ -126,6 +126,7 @@ type World struct {
 	incN       int
 	retired    []*incarnation
 	observed   map[string]*observedAlloc
+	dirty      []string // IDs of the observed allocs pushed since the last trace (observe.go)
 	stamps     stampLog // the DET-1 stamp check's verdict (stamps.go)
 	violations []string
 	jump       time.Duration

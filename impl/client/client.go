@@ -49,6 +49,9 @@ type Client struct {
 
 	// defects are a mutant's (WithDefects); zero for the reference.
 	defects defect.Set
+	// parkSync: the sync loop stops its ticker while the buffer is empty
+	// (New); Ticking's never does.
+	parkSync bool
 	// resend is the sync-retry-appended mutant's failed batch, sent again
 	// after the next batch's updates.
 	resend []*structs.Allocation
@@ -64,7 +67,15 @@ var _ interfaces.Client = (*Client)(nil)
 // retry jitter), so that the loops never share a source and the draws
 // never depend on how the loops interleave (DET-1, DET-3).
 func New(opts *interfaces.ClientOptions) (interfaces.Client, error) {
-	return newClient(opts, 0)
+	return newClient(opts, 0, true)
+}
+
+// Ticking is the reference client with a sync loop that never parks: its
+// ticker fires every 200 ms whether or not anything is buffered, as a
+// runner written elsewhere typically does (SYNC-3 allows both; the
+// benchmarks measure the simulator's cost per event with it).
+func Ticking(opts *interfaces.ClientOptions) (interfaces.Client, error) {
+	return newClient(opts, 0, false)
 }
 
 // WithDefects returns the factory of the reference client built with
@@ -72,24 +83,25 @@ func New(opts *interfaces.ClientOptions) (interfaces.Client, error) {
 // exists for the mutants of impl/mutants; WithDefects(0) behaves exactly
 // as New.
 func WithDefects(d defect.Set) interfaces.ClientFactory {
-	return func(opts *interfaces.ClientOptions) (interfaces.Client, error) { return newClient(opts, d) }
+	return func(opts *interfaces.ClientOptions) (interfaces.Client, error) { return newClient(opts, d, true) }
 }
 
-func newClient(opts *interfaces.ClientOptions, d defect.Set) (interfaces.Client, error) {
+func newClient(opts *interfaces.ClientOptions, d defect.Set, parkSync bool) (interfaces.Client, error) {
 	if err := checkOptions(opts); err != nil {
 		return nil, err
 	}
 	c := &Client{
-		opts:    *opts,
-		node:    *opts.Node,
-		logger:  opts.Logger,
-		clock:   opts.Clock,
-		factory: opts.AllocRunnerFactory,
-		rpc:     newRPCCaller(opts.RPCClient),
-		updates: newPendingUpdates(opts.StateDB, d),
-		runners: newRegistry(),
-		contact: newServersContact(),
-		defects: d,
+		opts:     *opts,
+		node:     *opts.Node,
+		logger:   opts.Logger,
+		clock:    opts.Clock,
+		factory:  opts.AllocRunnerFactory,
+		rpc:      newRPCCaller(opts.RPCClient),
+		updates:  newPendingUpdates(opts.StateDB, d),
+		runners:  newRegistry(),
+		contact:  newServersContact(),
+		defects:  d,
+		parkSync: parkSync,
 	}
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)

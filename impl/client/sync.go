@@ -20,24 +20,34 @@ const maxClassifyAttempts = 3
 // RPC is in flight. The ticker is re-phased with Reset: after a success or
 // a Rephase to 200 ms from now, after a failure to the retry delay, and
 // back to 200 ms after any tick that followed a retry delay.
+//
+// While the buffer is empty the loop parks (New's client; Ticking's never
+// does): it stops the ticker and waits for the next update, then counts
+// the ticks it missed into n and resumes the ticker on its phase
+// (syncpolicy.ParkedTicks), so that every send happens when a running
+// ticker's would, without a clock event every 200 ms of an idle client.
 func (c *Client) syncLoop(ctx context.Context) {
 	defer c.loops.Done()
 	ticker := c.clock.Ticker(syncpolicy.TickInterval)
 	defer ticker.Stop()
 	period := syncpolicy.TickInterval
+	due := c.clock.Now().Add(period) // the instant of the ticker's next tick
 	for {
+		var at time.Time
 		select {
 		case <-ctx.Done():
 			return
-		case <-ticker.C:
+		case at = <-ticker.C:
 		}
 		next, rephase := c.syncTick(ctx)
 		if ctx.Err() != nil {
 			return
 		}
+		due = at.Add(period)
 		if rephase || next != period {
 			ticker.Reset(next)
 			period = next
+			due = c.clock.Now().Add(next)
 			// A tick that fell due while the RPC ran is stale: drop it, or
 			// it would fire the next tick at once (DESIGN.md, clock hazards).
 			select {
@@ -45,6 +55,25 @@ func (c *Client) syncLoop(ctx context.Context) {
 			default:
 			}
 		}
+		if !c.parkSync {
+			continue
+		}
+		wake, parked := c.updates.park()
+		if !parked {
+			continue
+		}
+		ticker.Stop()
+		select {
+		case <-ctx.Done():
+			return
+		case <-wake:
+		}
+		now := c.clock.Now()
+		missed, resume := syncpolicy.ParkedTicks(due, now)
+		c.updates.slept(missed)
+		period = resume.Sub(now)
+		ticker.Reset(period)
+		due = resume
 	}
 }
 

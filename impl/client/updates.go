@@ -26,6 +26,8 @@ type pendingUpdates struct {
 	// sending is the sync-blocking-producer mutant's: open while an
 	// UpdateAlloc is in flight, closed when it returned.
 	sending chan struct{}
+	// wake is the parked sync loop's (park): closed by the next Add.
+	wake chan struct{}
 }
 
 var _ interfaces.StateUpdater = (*pendingUpdates)(nil)
@@ -57,6 +59,30 @@ func (p *pendingUpdates) AllocStateUpdated(alloc *structs.Allocation) {
 	}
 	p.buf.Add(alloc)
 	p.version++
+	if p.wake != nil {
+		close(p.wake)
+		p.wake = nil
+	}
+}
+
+// park returns a channel the next buffered update closes, if the buffer is
+// empty now; parked is false, and nothing changed, otherwise. The sync
+// loop then stops its ticker until the channel closes.
+func (p *pendingUpdates) park() (wake <-chan struct{}, parked bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.buf.Len() > 0 {
+		return nil, false
+	}
+	p.wake = make(chan struct{})
+	return p.wake, true
+}
+
+// slept adds the ticks a parked sync loop missed to the tick counter.
+func (p *pendingUpdates) slept(missed uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.buf.Slept(missed)
 }
 
 // sendStarted marks an UpdateAlloc in flight and returns what marks it

@@ -15,6 +15,16 @@ var Factory = interfaces.Factory{
 	NewAllocRunner: allocrunner.NewAllocRunner,
 }
 
+// Ticking is the reference runner with a node client whose sync loop
+// ticks every 200 ms even with nothing to send (client.Ticking), as a
+// runner written elsewhere typically does: what the simulator's
+// per-event cost is measured with.
+var Ticking = interfaces.Factory{
+	Name:           "reference-ticking",
+	NewClient:      client.Ticking,
+	NewAllocRunner: allocrunner.NewAllocRunner,
+}
+
 // Minimal is the minimal runner of AR-3 on the reference node client: the
 // client-communication profile only (no tasks run).
 var Minimal = WithAllocRunner("minimal", minimal.NewAllocRunner)

@@ -53,3 +53,38 @@ func TestSYNC3_RetryDelayRange(t *testing.T) {
 		}
 	})
 }
+
+// TestParkedTicks: the ticks a parked ticker missed, and its next one.
+func TestParkedTicks(t *testing.T) {
+	t0 := time.Date(2024, 6, 14, 0, 0, 0, 0, time.UTC)
+	ms := time.Millisecond
+	for _, tt := range []struct {
+		name    string
+		next    time.Time // the tick due when it parked
+		now     time.Time
+		missed  uint64
+		nextDue time.Time
+	}{
+		{"woken before its tick", t0.Add(200 * ms), t0.Add(150 * ms), 0, t0.Add(200 * ms)},
+		{"woken at its tick: the tick counts as fired", t0.Add(200 * ms), t0.Add(200 * ms), 1, t0.Add(400 * ms)},
+		{"just after", t0.Add(200 * ms), t0.Add(201 * ms), 1, t0.Add(400 * ms)},
+		{"a minute parked", t0.Add(200 * ms), t0.Add(time.Minute + 50*ms), 300, t0.Add(time.Minute + 200*ms)},
+		{"after a retry delay the period is 200 ms", t0.Add(7300 * ms), t0.Add(8000 * ms), 4, t0.Add(8100 * ms)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			missed, due := ParkedTicks(tt.next, tt.now)
+			if missed != tt.missed || !due.Equal(tt.nextDue) {
+				t.Fatalf("ParkedTicks(%v, %v) = %d, %v; want %d, %v", tt.next, tt.now, missed, due, tt.missed, tt.nextDue)
+			}
+			if !due.After(tt.now) {
+				t.Fatalf("next tick %v is not after now %v", due, tt.now)
+			}
+		})
+	}
+	var b Buffer
+	b.Tick(TickInput{})
+	b.Slept(4)
+	if b.N() != 5 {
+		t.Fatalf("n = %d after a tick and 4 missed ones, want 5", b.N())
+	}
+}

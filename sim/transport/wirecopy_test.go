@@ -193,6 +193,29 @@ type withOmit struct {
 	Inner tricky
 }
 
+// omitAll has an omitempty field of every kind encoding/json tests.
+type omitAll struct {
+	S    string            `json:"s,omitempty"`
+	B    bool              `json:"b,omitempty"`
+	I    int               `json:"i,omitempty"`
+	U    uint8             `json:"u,omitempty"`
+	F    float64           `json:"f,omitempty"`
+	P    *inner            `json:"p,omitempty"`
+	A    any               `json:"a,omitempty"`
+	M    map[string]string `json:"m,omitempty"`
+	L    []int             `json:"l,omitempty"`
+	Arr  [2]int            `json:"arr,omitempty"`
+	Arr0 [0]int            `json:"arr0,omitempty"`
+	St   inner             `json:"st,omitempty"`
+	T    time.Time         `json:"t,omitempty"`
+}
+
+// withStringOpt has a tag option the copier does not map (JSON quotes the
+// number).
+type withStringOpt struct {
+	N int `json:"n,string"`
+}
+
 func TestWireCopyMatchesJSON(t *testing.T) {
 	p := &inner{A: "p"}
 	zone := time.FixedZone("X", 3600)
@@ -231,9 +254,14 @@ func TestWireCopyMatchesJSON(t *testing.T) {
 		"chan":                 &withChan{C: make(chan int)},
 		"unexported embedded": &withHidden{hiddenEmb{When: time.Date(2024, 1, 2, 3, 4, 5, 6, time.UTC),
 			Zone: time.Date(2024, 1, 2, 3, 4, 5, 6, time.FixedZone("Z", -3600)), N: 7}},
-		"ambiguous names":      &ambiguous{ambA{X: "a"}, ambB{X: "b"}},
-		"pointer marshaler":    &withPtrMarshaler{Field: ptrMarshaler{V: 1}, Map: map[string]ptrMarshaler{"k": {V: 2}}},
-		"omitempty":            &withOmit{Omit: []string{}, Inner: tricky{Empty: []string{}}},
+		"ambiguous names":     &ambiguous{ambA{X: "a"}, ambB{X: "b"}},
+		"pointer marshaler":   &withPtrMarshaler{Field: ptrMarshaler{V: 1}, Map: map[string]ptrMarshaler{"k": {V: 2}}},
+		"omitempty":           &withOmit{Omit: []string{}, Inner: tricky{Empty: []string{}}},
+		"omitempty all empty": &omitAll{M: map[string]string{}, L: []int{}},
+		"omitempty all set": &omitAll{S: "s", B: true, I: -1, U: 2, F: 0.5, P: &inner{A: "p"}, A: "x",
+			M: map[string]string{"k": ""}, L: []int{0}, Arr: [2]int{}, St: inner{}, T: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
+		"string option":        &withStringOpt{N: 3},
+		"job with omitempty":   &structs.Job{ID: "j", Meta: map[string]string{}, ParentID: "p", Dispatched: true},
 		"nil chan":             &withChan{},
 		"update request":       &structs.AllocUpdateRequest{Alloc: []*structs.Allocation{{ID: "a"}}, WriteRequest: structs.WriteRequest{Region: "global"}},
 		"pull request":         &structs.NodeClientAllocsRequest{NodeID: "n", QueryOptions: structs.QueryOptions{MinQueryIndex: 3}},
@@ -324,7 +352,11 @@ func TestWireFields(t *testing.T) {
 	// Region is promoted from the last field, the embedded struct.
 	must.Eq(t, []int{reflect.TypeFor[tricky]().NumField() - 1, 0}, fields[len(fields)-1].index)
 
-	_, ok = b.wireFields(reflect.TypeFor[withOmit](), nil)
+	fields, ok = b.wireFields(reflect.TypeFor[withOmit](), nil)
+	must.True(t, ok)
+	must.True(t, fields[0].omitEmpty)
+	must.False(t, fields[1].omitEmpty)
+	_, ok = b.wireFields(reflect.TypeFor[withStringOpt](), nil)
 	must.False(t, ok)
 	fields, ok = b.wireFields(reflect.TypeFor[collide](), nil)
 	must.True(t, ok)

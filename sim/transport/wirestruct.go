@@ -12,10 +12,13 @@ type wireField struct {
 	index []int
 	name  string
 	copy  copyFunc
+	// omitEmpty: the field is tagged omitempty, so JSON leaves it out, and
+	// the decoded copy keeps its zero value, when it is empty.
+	omitEmpty bool
 }
 
 // structCopier copies a struct's JSON fields. Structs that JSON does not
-// map field by field (tag options, tagged or pointer or non-struct
+// map field by field (tag options other than omitempty, tagged or pointer or non-struct
 // embedded fields, names that collide, unusual names) go through JSON.
 func (b *copierBuilder) structCopier(t reflect.Type) copyFunc {
 	fields, ok := b.wireFields(t, nil)
@@ -29,6 +32,9 @@ func (b *copierBuilder) structCopier(t reflect.Type) copyFunc {
 				d, s = dst.Field(f.index[0]), src.Field(f.index[0])
 			} else {
 				d, s = dst.FieldByIndex(f.index), src.FieldByIndex(f.index)
+			}
+			if f.omitEmpty && emptyValue(s) {
+				continue
 			}
 			if err := f.copy(d, s, depth); err != nil {
 				return err
@@ -49,7 +55,7 @@ func (b *copierBuilder) wireFields(t reflect.Type, prefix []int) ([]wireField, b
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		if opts != "" {
+		if opts != "" && opts != "omitempty" {
 			return nil, false
 		}
 		index := append(append([]int(nil), prefix...), i)
@@ -73,7 +79,7 @@ func (b *copierBuilder) wireFields(t reflect.Type, prefix []int) ([]wireField, b
 		if !plainName(name) {
 			return nil, false
 		}
-		out = append(out, wireField{index: index, name: name, copy: b.copier(sf.Type)})
+		out = append(out, wireField{index: index, name: name, copy: b.copier(sf.Type), omitEmpty: opts == "omitempty"})
 	}
 	return out, true
 }
@@ -100,4 +106,25 @@ func uniqueNames(fields []wireField) bool {
 		seen[k] = true
 	}
 	return true
+}
+
+// emptyValue is encoding/json's test for leaving out an omitempty field:
+// false, 0, a nil pointer or interface, an empty array, map, slice or
+// string.
+func emptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
 }

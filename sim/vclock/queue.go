@@ -40,7 +40,7 @@ type forkMock interface {
 type forkQueue struct{ m forkMock }
 
 func (q forkQueue) next() (time.Time, bool) { return q.m.Next() }
-func (q forkQueue) len() int                 { return q.m.Pending() }
+func (q forkQueue) len() int                { return q.m.Pending() }
 
 // suspend is the fork's Jump: overdue timers become due at the resume
 // instant in the order of their deadlines, one nanosecond apart.
