@@ -230,6 +230,12 @@ func (b *copierBuilder) mapCopier(t reflect.Type) copyFunc {
 	if kt.Kind() != reflect.String || hasJSONMethods(kt) {
 		return jsonCopy
 	}
+	switch t {
+	case reflect.TypeFor[map[string]string]():
+		return copyStringMap
+	case reflect.TypeFor[map[string]any]():
+		return copyAnyMap
+	}
 	et := t.Elem()
 	elem := b.copier(et)
 	return func(dst, src reflect.Value, depth int) error {
@@ -254,6 +260,42 @@ func (b *copierBuilder) mapCopier(t reflect.Type) copyFunc {
 		dst.Set(m)
 		return nil
 	}
+}
+
+// copyStringMap is mapCopier's for map[string]string, without reflection
+// per entry: invalid UTF-8 (which JSON replaces) goes through JSON.
+func copyStringMap(dst, src reflect.Value, depth int) error {
+	if src.IsNil() {
+		return nil
+	}
+	if depth >= maxWireDepth {
+		return errTooDeep
+	}
+	in := src.Interface().(map[string]string)
+	out := make(map[string]string, len(in))
+	for k, v := range in {
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return jsonCopy(dst, src, depth)
+		}
+		out[k] = v
+	}
+	dst.Set(reflect.ValueOf(out))
+	return nil
+}
+
+// copyAnyMap is mapCopier's for map[string]any: genericCopy of the whole
+// map (what JSON decodes into an `any` is what it decodes into a
+// map[string]any's values), JSON when it declines.
+func copyAnyMap(dst, src reflect.Value, depth int) error {
+	if src.IsNil() {
+		return nil
+	}
+	v, ok := genericCopy(src.Interface(), depth)
+	if !ok {
+		return jsonCopy(dst, src, depth)
+	}
+	dst.Set(reflect.ValueOf(v))
+	return nil
 }
 
 // sliceCopier: nil stays nil, empty is a fresh empty slice, and a

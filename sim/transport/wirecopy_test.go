@@ -210,6 +210,12 @@ type omitAll struct {
 	T    time.Time         `json:"t,omitempty"`
 }
 
+// typedMaps has the map types the copier copies without reflection.
+type typedMaps struct {
+	Strings map[string]string
+	Anys    map[string]any
+}
+
 // withStringOpt has a tag option the copier does not map (JSON quotes the
 // number).
 type withStringOpt struct {
@@ -260,7 +266,11 @@ func TestWireCopyMatchesJSON(t *testing.T) {
 		"omitempty all empty": &omitAll{M: map[string]string{}, L: []int{}},
 		"omitempty all set": &omitAll{S: "s", B: true, I: -1, U: 2, F: 0.5, P: &inner{A: "p"}, A: "x",
 			M: map[string]string{"k": ""}, L: []int{0}, Arr: [2]int{}, St: inner{}, T: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)},
-		"string option":        &withStringOpt{N: 3},
+		"string option": &withStringOpt{N: 3},
+		"typed maps": &typedMaps{Strings: map[string]string{"a": "b", "": ""},
+			Anys: map[string]any{"i": 3, "l": []any{int64(2), "x"}, "m": map[string]any{"k": nil}, "f": 0.25}},
+		"typed maps empty":     &typedMaps{Strings: map[string]string{}, Anys: map[string]any{}},
+		"typed maps invalid":   &typedMaps{Strings: map[string]string{"k": "\xff"}, Anys: map[string]any{"\xfe": 1, "u": uint8(3)}},
 		"job with omitempty":   &structs.Job{ID: "j", Meta: map[string]string{}, ParentID: "p", Dispatched: true},
 		"nil chan":             &withChan{},
 		"update request":       &structs.AllocUpdateRequest{Alloc: []*structs.Allocation{{ID: "a"}}, WriteRequest: structs.WriteRequest{Region: "global"}},
