@@ -21,6 +21,7 @@ type fakeTR struct {
 
 	mu         sync.Mutex
 	state      *structs.TaskState
+	version    uint64 // TaskStateVersion: bumped by every change
 	pause      structs.TaskScheduleState
 	killDelay  time.Duration
 	restoreErr error
@@ -67,6 +68,7 @@ func (f *fakeTR) name() string { return f.cfg.Task.Name }
 func (f *fakeTR) change(fn func(s *structs.TaskState, now time.Time)) {
 	f.mu.Lock()
 	fn(f.state, f.cfg.Clock.Now())
+	f.version++
 	f.mu.Unlock()
 	f.cfg.StateUpdated()
 }
@@ -155,6 +157,7 @@ func (f *fakeTR) Restore() error {
 	defer f.mu.Unlock()
 	if f.restoreSet != nil {
 		f.state = f.restoreSet.Copy()
+		f.version++
 	}
 	return f.restoreErr
 }
@@ -165,6 +168,11 @@ func (f *fakeTR) TaskState() *structs.TaskState {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.state.Copy()
+}
+func (f *fakeTR) TaskStateVersion() uint64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.version
 }
 func (f *fakeTR) IsPoststopTask() bool { return f.cfg.Task.IsPoststop() }
 

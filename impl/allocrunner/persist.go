@@ -3,6 +3,7 @@ package allocrunner
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
@@ -60,13 +61,67 @@ func (ar *allocRunner) persistAlloc(a *structs.Allocation) {
 // alloc (STATE-2) unless the runner is destroyed. Task runners persist
 // their own state.
 func (ar *allocRunner) PersistState() error {
-	a := ar.Alloc()
+	a, unchanged := ar.persistedAlloc()
 	return ar.life.unlessDestroyed(func() error {
-		if err := ar.stateDB.PutAllocation(a); err != nil {
+		put := ar.stateDB.PutAllocation
+		if db, ok := ar.stateDB.(unchangedAllocPutter); ok && unchanged {
+			put = db.PutUnchangedAllocation
+		}
+		if err := put(a); err != nil {
 			return fmt.Errorf(msgPersistAlloc, ar.id, err)
 		}
 		return nil
 	})
+}
+
+// unchangedAllocPutter is a state DB that stores again, without looking
+// at it, an alloc the caller put last and did not change since
+// (impl/state.DB). Any other state DB gets PutAllocation.
+type unchangedAllocPutter interface {
+	PutUnchangedAllocation(alloc *structs.Allocation) error
+}
+
+// builtAlloc is a computed alloc with what it was computed from: the
+// server alloc (replaced, never mutated), the SetClientStatus override
+// and every task's TaskStateVersion, in task name order. The computed
+// alloc is a function of these (clientState; a terminal alloc's
+// FinishedAt stamps were taken when it was built and are kept), so while
+// none of them moved, computing it again would give the same alloc.
+type builtAlloc struct {
+	server   *structs.Allocation
+	override string
+	versions []uint64
+	alloc    *structs.Allocation
+}
+
+// persistedAlloc returns the computed alloc for PersistState: the one it
+// built last (unchanged true) if nothing that alloc depends on moved
+// since, else a new one. A 60 s snapshot (STATE-2) of an alloc that did
+// not change thus copies nothing, and hands the state DB the very alloc
+// it put last, which the DB writes again without encoding or comparing
+// it. That alloc is the runner's own: it goes only to the state DB,
+// which does not change it.
+func (ar *allocRunner) persistedAlloc() (a *structs.Allocation, unchanged bool) {
+	ar.persistMu.Lock()
+	defer ar.persistMu.Unlock()
+	// What the alloc depends on is read before it is built: a change
+	// landing in between is in the alloc but not in what is remembered,
+	// so the next call builds again.
+	server := ar.serverAlloc()
+	ar.stateMu.Lock()
+	override := ar.statusOverride
+	ar.stateMu.Unlock()
+	versions := make([]uint64, len(ar.taskNames))
+	for i, name := range ar.taskNames {
+		versions[i] = ar.tasks[name].TaskStateVersion()
+	}
+	p := &ar.persisted
+	if p.alloc != nil && p.server == server && p.override == override && slices.Equal(p.versions, versions) {
+		return p.alloc, true
+	}
+	a = ar.Alloc()
+	*p = builtAlloc{server: server, override: override, versions: versions, alloc: a}
+	return a, false
 }
 
 // AcknowledgeState implements interfaces.AllocRunner: it stores s as the

@@ -56,6 +56,11 @@ type allocRunner struct {
 	finishedAt     map[string]time.Time // AR-8 stamps for terminal allocs
 	acked          *structs.AllocState  // AcknowledgeState (SYNC-2)
 
+	// persistMu guards persisted, the alloc PersistState built last
+	// (persist.go).
+	persistMu sync.Mutex
+	persisted builtAlloc
+
 	life lifecycle
 
 	// hookCtx is the prerun hooks' context: cancelled at a kill's start

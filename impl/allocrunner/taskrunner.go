@@ -25,6 +25,9 @@ import (
 //  4. Shutdown returns once Run has returned, leaving the task running.
 //  5. StateUpdated (taskrunner.Config) is called after every task state
 //     change, without task runner locks held.
+//  6. TaskStateVersion changes whenever what TaskState returns may have
+//     changed (PersistState reuses the alloc it built while no version
+//     moved).
 //
 // Lifecycle classification comes from the group's task definitions
 // (model/status), not from the task runners.
@@ -34,6 +37,7 @@ type taskRunner interface {
 	WaitCh() <-chan struct{}
 	Task() *structs.Task
 	TaskState() *structs.TaskState
+	TaskStateVersion() uint64
 	IsPoststopTask() bool
 	AppendEvent(ev *structs.TaskEvent)
 	Kill(ctx context.Context, ev *structs.TaskEvent) error

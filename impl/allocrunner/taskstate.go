@@ -116,7 +116,11 @@ func (ar *allocRunner) clientState(states map[string]*structs.TaskState) *struct
 // client-side fields computed from states. The runner computes no
 // deployment or network status: both are nil.
 func (ar *allocRunner) clientAlloc(states map[string]*structs.TaskState) *structs.Allocation {
-	a := ar.serverAlloc().Copy()
+	// The fields replaced below are not copied: a shallow copy of the
+	// server alloc without them, deep-copied.
+	server := *ar.serverAlloc()
+	server.TaskStates, server.DeploymentStatus, server.NetworkStatus = nil, nil, nil
+	a := server.Copy()
 	s := ar.clientState(states)
 	a.ClientStatus = s.ClientStatus
 	a.ClientDescription = s.ClientDescription

@@ -31,7 +31,7 @@ func (c *Client) syncLoop(ctx context.Context) {
 	ticker := c.clock.Ticker(syncpolicy.TickInterval)
 	defer ticker.Stop()
 	period := syncpolicy.TickInterval
-	due := c.clock.Now().Add(period) // the instant of the ticker's next tick
+	var due time.Time // the instant of the ticker's next tick, known after each tick
 	for {
 		var at time.Time
 		select {

@@ -92,7 +92,21 @@ func (d *DB) PutAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: %s", ErrInvalidArgument, msgNilAlloc)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encode(alloc) })
+	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encode(alloc, false) })
+}
+
+// PutUnchangedAllocation is PutAllocation of an alloc the caller promises
+// it has not changed since it last passed this same pointer to
+// PutAllocation or PutUnchangedAllocation: the write (fault hook and
+// all) stores the bytes encoded then, without encoding or comparing the
+// alloc again. An alloc the DB did not encode last for its ID is put as
+// by PutAllocation. An alloc runner's 60 s snapshot of an alloc that did
+// not change uses it (STATE-2).
+func (d *DB) PutUnchangedAllocation(alloc *structs.Allocation) error {
+	if alloc == nil {
+		return fmt.Errorf("put alloc: %w: %s", ErrInvalidArgument, msgNilAlloc)
+	}
+	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encode(alloc, true) })
 }
 
 // GetAllAllocations implements StateDB.

@@ -28,9 +28,11 @@
 //     ones zero, so a field added or dropped in a later version does not
 //     make an older entry unreadable.
 //     PutAllocation does not re-encode an alloc equal to the last one it
-//     encoded for that ID (a 60 s snapshot of an unchanged alloc, STATE-2):
-//     it stores the same bytes again; the write itself, fault hook and
-//     all, happens as for any put.
+//     encoded for that ID (a 60 s snapshot of an unchanged alloc, STATE-2;
+//     compared with structs.Allocation.SameJSON): it stores the same bytes
+//     again; the write itself, fault hook and all, happens as for any put.
+//     PutUnchangedAllocation does the same without even comparing, for a
+//     caller that passes again the very alloc it put last, unchanged.
 //  2. Every Put stores an encoding and every Get decodes a fresh value, so
 //     values are deep-copied both ways: mutating what was put or what was
 //     got never changes the stored state. The memory store keeps the

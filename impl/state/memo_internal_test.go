@@ -16,31 +16,60 @@ func TestAllocMemoEntries(t *testing.T) {
 	var m allocMemo
 	plain := &structs.Allocation{ID: "a", Job: &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g",
 		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"n": 1.5}}}}}}}
-	enc, err := m.encode(plain)
+	enc, err := m.encode(plain, false)
 	must.NoError(t, err)
 	want, _ := json.Marshal(plain)
 	must.Eq(t, string(want), string(enc))
 	must.NotNil(t, m.entries["a"].alloc)
-	again, err := m.encode(plain.Copy())
+	again, err := m.encode(plain.Copy(), false)
 	must.NoError(t, err)
 	must.True(t, &enc[0] == &again[0], must.Sprint("bytes of an unchanged alloc are reused"))
 
 	ints := plain.Copy()
 	ints.ID = "b"
 	ints.Job.TaskGroups[0].Tasks[0].Config["n"] = 1
-	enc, err = m.encode(ints)
+	enc, err = m.encode(ints, false)
 	must.NoError(t, err)
 	want, _ = json.Marshal(ints)
 	must.Eq(t, string(want), string(enc))
 	e, seen := m.entries["b"]
 	must.True(t, seen)
 	must.Nil(t, e.alloc)
-	_, err = m.encode(ints.Copy())
+	again, err = m.encode(ints.Copy(), false)
 	must.NoError(t, err)
-	must.Nil(t, m.entries["b"].alloc)
-	must.True(t, &e.enc[0] == &m.entries["b"].enc[0], must.Sprint("a marked alloc is not even re-recorded"))
+	must.Eq(t, string(want), string(again))
+	must.Nil(t, m.entries["b"].alloc, must.Sprint("a marked alloc stays marked"))
 
 	m.forget("b")
 	_, seen = m.entries["b"]
 	must.False(t, seen)
+}
+
+// TestAllocMemoUnchanged: with unchanged, the pointer last encoded gets
+// its bytes back without a comparison, marked or not; another pointer
+// (even an equal copy) is compared or encoded as without it.
+func TestAllocMemoUnchanged(t *testing.T) {
+	var m allocMemo
+	a := &structs.Allocation{ID: "a", Job: &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g",
+		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"n": 1}}}}}}} // marked: an int
+	enc, err := m.encode(a, false)
+	must.NoError(t, err)
+	must.Nil(t, m.entries["a"].alloc)
+	again, err := m.encode(a, true)
+	must.NoError(t, err)
+	must.True(t, &enc[0] == &again[0], must.Sprint("the pointer last encoded, unchanged: the same bytes"))
+
+	b := a.Copy()
+	b.ClientStatus = "running"
+	enc, err = m.encode(b, true) // not the pointer last encoded: encoded
+	must.NoError(t, err)
+	want, _ := json.Marshal(b)
+	must.Eq(t, string(want), string(enc))
+	must.True(t, m.entries["a"].src == b)
+
+	_, err = m.encode(a, true) // a is no longer the last one: encoded again
+	must.NoError(t, err)
+	must.True(t, m.entries["a"].src == a)
+	want, _ = json.Marshal(a)
+	must.Eq(t, string(want), string(m.entries["a"].enc))
 }

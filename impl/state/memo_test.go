@@ -18,7 +18,9 @@ import (
 // (repeats, changes, the caller mutating what it put, values that do not
 // survive a JSON round trip), every PutAllocation stores exactly
 // json.Marshal of the alloc at the time of the call, and every one of
-// them is a write the fault hook sees (STATE-1, STATE-2).
+// them is a write the fault hook sees (STATE-1, STATE-2). So does every
+// PutUnchangedAllocation, used wherever its promise holds: for any alloc
+// but the one last put for its ID changed in place since.
 func TestPutAllocationMemoProperty(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		var writes atomic.Int64
@@ -34,7 +36,8 @@ func TestPutAllocationMemoProperty(t *testing.T) {
 		for i := range steps {
 			id := rapid.SampledFrom(ids).Draw(rt, "id")
 			a := cur[id]
-			switch op := rapid.IntRange(0, 4).Draw(rt, "op"); {
+			mutated := false
+			switch op := rapid.IntRange(0, 5).Draw(rt, "op"); {
 			case a == nil || op == 0: // a new value
 				a = statetest.GenAllocation(id).Draw(rt, "alloc")
 				if rapid.Bool().Draw(rt, "round-trippable") {
@@ -48,17 +51,23 @@ func TestPutAllocationMemoProperty(t *testing.T) {
 				a = a.Copy()
 			case op == 2: // the caller changes what it put last
 				a.ClientStatus += "x"
+				mutated = true
 			case op == 3: // a change deep inside
 				a = a.Copy()
 				a.TaskStates = map[string]*structs.TaskState{"t": {State: "dead", Events: []*structs.TaskEvent{{Type: "Terminated", Details: map[string]string{"n": rapid.String().Draw(rt, "detail")}}}}}
 			case op == 4: // a zone that does not survive the round trip
 				a = a.Copy()
 				a.DeploymentStatus = &structs.AllocDeploymentStatus{Timestamp: time.Date(2024, 1, 1, 0, 0, 0, 0, time.FixedZone("X", 3600))}
+			case op == 5: // the very alloc put last, unchanged
 			}
 			cur[id] = a
 			want, err := json.Marshal(a)
 			must.NoError(rt, err)
-			must.NoError(rt, db.PutAllocation(a))
+			if !mutated && rapid.Bool().Draw(rt, "unchanged") {
+				must.NoError(rt, db.PutUnchangedAllocation(a))
+			} else {
+				must.NoError(rt, db.PutAllocation(a))
+			}
 			got, err := state.RawValue(db, id, "", state.KeyAlloc)
 			must.NoError(rt, err)
 			must.Eq(rt, string(want), string(got))

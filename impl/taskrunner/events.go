@@ -77,7 +77,7 @@ func (tr *TaskRunner) changeStateLocked(fn func(ts *structs.TaskState)) {
 		tr.logger.Error("failed to persist task state", "error", err)
 	}
 	tr.stateMu.Lock()
-	tr.published = tr.state.Copy()
+	tr.publishLocked(tr.state.Copy())
 	tr.stateMu.Unlock()
 }
 

@@ -198,3 +198,28 @@ func TestFreshStatePersistedOnce(t *testing.T) {
 		tr4.Shutdown()
 	})
 }
+
+// TestTaskStateVersion: the version moves when, and only when, TaskState
+// publishes a change: not while its write is held, and not by reading.
+func TestTaskStateVersion(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, hold := holdHarness(t, newTask(map[string]any{"run_for": "1h"}))
+		tr := h.start()
+		v := tr.TaskStateVersion()
+		before := tr.TaskState()
+		must.EqOp(t, v, tr.TaskStateVersion(), must.Sprint("reading is no change"))
+
+		hold.armed.Store(true)
+		go tr.AppendEvent(hookMessage(h, "first"))
+		synctest.Wait()
+		must.EqOp(t, v, tr.TaskStateVersion(), must.Sprint("a change in flight is not published"))
+		must.Eq(t, before, tr.TaskState())
+
+		hold.armed.Store(false)
+		hold.release <- struct{}{}
+		synctest.Wait()
+		must.Greater(t, v, tr.TaskStateVersion())
+		must.EqOp(t, "first", lastMessage(tr.TaskState()))
+		must.NoError(t, h.kill(tr))
+	})
+}

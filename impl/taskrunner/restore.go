@@ -35,7 +35,8 @@ func (tr *TaskRunner) Restore() error {
 		tr.localState = ls
 	}
 	if ts != nil {
-		tr.state, tr.published = ts, ts.Copy()
+		tr.state = ts
+		tr.publishLocked(ts.Copy())
 	}
 	st, paused := tr.state.State, tr.state.Paused
 	handle, complete := tr.localState.TaskHandle.Copy(), tr.localState.RunComplete

@@ -76,11 +76,13 @@ type TaskRunner struct {
 	// set once the write returned (whatever its outcome, STATE-2). So what
 	// other goroutines (the alloc runner's kill rules) see advances at the
 	// injected write, a point a simulator orders, never while the change
-	// is still in flight (DET-3).
-	stateMu    sync.Mutex
-	state      *structs.TaskState
-	published  *structs.TaskState
-	localState *interfaces.LocalState
+	// is still in flight (DET-3). publishedVersion counts the
+	// publications (TaskStateVersion).
+	stateMu          sync.Mutex
+	state            *structs.TaskState
+	published        *structs.TaskState
+	publishedVersion uint64
+	localState       *interfaces.LocalState
 }
 
 // NewTaskRunner builds a task runner; it appends Received (AR-6) and
@@ -123,7 +125,7 @@ func NewTaskRunner(cfg *Config) (*TaskRunner, error) {
 	tr.hooks = tr.buildHooks()
 
 	tr.state.AppendEvent(structs.NewTaskEvent(structs.TaskReceived, tr.clock.Now()))
-	tr.published = tr.state.Copy()
+	tr.publishLocked(tr.state.Copy()) // not shared yet: no lock needed
 	tr.persistFreshState()
 	return tr, nil
 }
@@ -158,6 +160,23 @@ func (tr *TaskRunner) TaskState() *structs.TaskState {
 	tr.stateMu.Lock()
 	defer tr.stateMu.Unlock()
 	return tr.published.Copy()
+}
+
+// TaskStateVersion returns a number that changes whenever what TaskState
+// returns may have changed: two equal versions of one runner mean equal
+// task states, so a caller holding the state of a version need not copy
+// it again. It is cheap (no copy).
+func (tr *TaskRunner) TaskStateVersion() uint64 {
+	tr.stateMu.Lock()
+	defer tr.stateMu.Unlock()
+	return tr.publishedVersion
+}
+
+// publishLocked makes s what TaskState returns; stateMu is held and s is
+// the runner's own (never changed afterwards).
+func (tr *TaskRunner) publishLocked(s *structs.TaskState) {
+	tr.published = s
+	tr.publishedVersion++
 }
 
 // LocalState returns a copy of the runner's local state (STATE-1).

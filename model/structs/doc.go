@@ -10,7 +10,10 @@
 //     for good on a FailsTask event, Restarts/LastRestart on Restarting
 //     (DATA-6), and task state equality for sync priority (SYNC-2);
 //  5. task event setters that fill Details (DATA-7) and the DisplayMessage
-//     derivation (DATA-8).
+//     derivation (DATA-8);
+//  6. deep copies, and SameJSON comparers (samejson.go) that tell, without
+//     reflection, that two allocs, task states or task events encode to
+//     the same JSON (the state DB's reuse of unchanged allocs, STATE-2).
 //
 // Like the rest of model/ it has no goroutines, no clock reads and no I/O:
 // every instant is a parameter.
