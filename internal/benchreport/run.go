@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A runner builds each package's test binary once (go test -c) and runs
+// every benchmark in a process of its own, so that the process's rusage
+// (CPU time, peak RSS) is that benchmark's alone.
+type runner struct {
+	dir       string // the module root
+	tmp       string // where the binaries go
+	count     int
+	benchtime string
+	timeout   time.Duration
+	log       io.Writer // progress
+	bins      map[string]binary
+}
+
+// A binary is one package's test binary, or why there is none.
+type binary struct {
+	path   string
+	status Status // Ran: built; Skipped: no such package or no tests; Failed
+	note   string
+}
+
+// build returns pkg's test binary, building it on first use.
+func (r *runner) build(pkg string) binary {
+	if b, ok := r.bins[pkg]; ok {
+		return b
+	}
+	if r.bins == nil {
+		r.bins = map[string]binary{}
+	}
+	b := r.compile(pkg)
+	r.bins[pkg] = b
+	return b
+}
+
+func (r *runner) compile(pkg string) binary {
+	src := filepath.Join(r.dir, filepath.FromSlash(pkg))
+	if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
+		return binary{status: Skipped, note: fmt.Sprintf("package ./%s does not exist in this tree", pkg)}
+	}
+	out := filepath.Join(r.tmp, strings.ReplaceAll(pkg, "/", "_")+".test")
+	fmt.Fprintf(r.log, "benchreport: go test -c ./%s\n", pkg)
+	cmd := exec.Command("go", "test", "-c", "-o", out, "./"+pkg)
+	cmd.Dir = r.dir
+	combined, err := cmd.CombinedOutput()
+	if err != nil {
+		return binary{status: Failed, note: fmt.Sprintf("go test -c ./%s: %v: %s", pkg, err, lastLines(string(combined), 4))}
+	}
+	if _, err := os.Stat(out); err != nil {
+		return binary{status: Skipped, note: fmt.Sprintf("package ./%s has no test files", pkg)}
+	}
+	return binary{path: out, status: Ran}
+}
+
+// run measures b: its binary lists it, then runs it alone.
+func (r *runner) run(b Benchmark) Measurement {
+	m := Measurement{Bench: b}
+	bin := r.build(b.Pkg)
+	pkgDir := filepath.Join(r.dir, filepath.FromSlash(b.Pkg))
+	if bin.status == Failed && !definedIn(pkgDir, b.Name) {
+		m.Status, m.Note = Skipped, fmt.Sprintf("%s is not defined in ./%s in this tree (which does not build either: %s)", b.Name, b.Pkg, bin.note)
+		return m
+	}
+	if bin.status != Ran {
+		m.Status, m.Note = bin.status, bin.note
+		return m
+	}
+	pattern := "^" + regexp.QuoteMeta(b.Name) + "$"
+	list := exec.Command(bin.path, "-test.list", pattern)
+	list.Dir = pkgDir
+	listed, err := list.CombinedOutput()
+	if err != nil {
+		m.Status, m.Note = Failed, fmt.Sprintf("%s -test.list: %v: %s", filepath.Base(bin.path), err, lastLines(string(listed), 4))
+		return m
+	}
+	if !containsLine(string(listed), b.Name) {
+		m.Status, m.Note = Skipped, fmt.Sprintf("%s is not defined in ./%s in this tree", b.Name, b.Pkg)
+		return m
+	}
+
+	m.Load = readLoad()
+	fmt.Fprintf(r.log, "benchreport: %s (./%s), load %s\n", b.Name, b.Pkg, m.Load)
+	cmd := exec.Command(bin.path, "-test.run", "^$", "-test.bench", pattern,
+		"-test.benchtime", r.benchtime, "-test.count", strconv.Itoa(r.count),
+		"-test.benchmem", "-test.timeout", r.timeout.String())
+	cmd.Dir = pkgDir // as go test runs it: testdata is relative
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err = cmd.Run()
+	m.Elapsed = time.Since(start)
+	m.Output = stdout.String()
+	if cmd.ProcessState != nil {
+		m.CPU, m.MaxRSS = usage(cmd.ProcessState)
+	}
+	if err != nil {
+		m.Status, m.Note = Failed, fmt.Sprintf("%v: %s", err, lastLines(stdout.String()+stderr.String(), 4))
+		return m
+	}
+	rs, err := ParseOutput(m.Output)
+	if err != nil {
+		m.Status, m.Note = Failed, err.Error()
+		return m
+	}
+	for _, res := range rs {
+		if res.Name == b.Name {
+			m.Results = append(m.Results, res)
+		}
+	}
+	if len(m.Results) == 0 {
+		m.Status, m.Note = Failed, "printed no result: "+lastLines(m.Output+stderr.String(), 4)
+		return m
+	}
+	m.Status = Ran
+	fmt.Fprintf(r.log, "benchreport: %s: %s per run, peak RSS %s\n", b.Name,
+		fmtNanos(median(m.Results, "ns/op")), fmtBytes(float64(m.MaxRSS)))
+	return m
+}
+
+// definedIn reports whether a test file of dir declares the function
+// name, for a package that does not build: a benchmark its sources do not
+// have is missing, not failed.
+func definedIn(dir, name string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err == nil && bytes.Contains(data, []byte("func "+name+"(")) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsLine reports whether one line of out is exactly s.
+func containsLine(out, s string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.TrimSpace(line) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// lastLines joins the last n non-empty lines of out with "; ", for a
+// one-line note.
+func lastLines(out string, n int) string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "; ")
+}
