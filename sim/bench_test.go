@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"flag"
 	"fmt"
 	"sync"
 	"testing"
@@ -32,9 +33,18 @@ var benchStart = time.Date(2024, 6, 14, 0, 0, 0, 0, time.UTC)
 
 // inBubble runs f in a testing/synctest bubble from a benchmark:
 // synctest.Test needs a *testing.T, which testing.RunTests provides (the
-// exported entry point go test itself uses).
+// exported entry point go test itself uses). RunTests runs its tests
+// -test.count times, so the flag is 1 while it runs: -count N repeats the
+// benchmark, not the simulation inside one op.
 func inBubble(b *testing.B, f func(t *testing.T)) {
 	b.Helper()
+	if count := flag.Lookup("test.count"); count != nil {
+		old := count.Value.String()
+		if err := count.Value.Set("1"); err != nil {
+			b.Fatal(err)
+		}
+		defer func() { _ = count.Value.Set(old) }()
+	}
 	ok := testing.RunTests(func(string, string) (bool, error) { return true, nil },
 		[]testing.InternalTest{{Name: b.Name(), F: func(t *testing.T) { synctest.Test(t, f) }}})
 	if !ok {

@@ -92,6 +92,7 @@ func (s *Server) RegisterJobEval(job *structs.Job, newEvalID func() string) (Reg
 			if a.ServerTerminal() {
 				continue
 			}
+			a = s.edit(a)
 			a.Job = job.Copy()
 			a.AllocModifyIndex, a.ModifyIndex = idx, idx
 			s.allocRecs[a.ID] = structs.AllocRecord{EvalID: evalID, Job: stamp}
@@ -174,6 +175,7 @@ func (s *Server) stopAllocs(jobID string, idx uint64) []string {
 		if a.DesiredStatus != structs.AllocDesiredStatusRun {
 			continue
 		}
+		a = s.edit(a)
 		a.DesiredStatus = structs.AllocDesiredStatusStop
 		a.AllocModifyIndex, a.ModifyIndex = idx, idx
 		ids = append(ids, a.ID)

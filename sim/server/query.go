@@ -16,7 +16,9 @@ import (
 // index, once that index exceeds MinQueryIndex; after MaxQueryTime
 // without a change it returns the current set; it ends with an error
 // when ctx is done (the caller's connection closed) or the node is
-// unknown.
+// unknown. The reply's allocs are the server's own (never changed once
+// stored): the caller must copy them before changing anything, as the
+// transport does.
 func (s *Server) GetClientAllocs(ctx context.Context, args *structs.NodeClientAllocsRequest, reply *structs.NodeClientAllocsResponse) error {
 	var timeout <-chan struct{}
 	for {
@@ -64,16 +66,30 @@ func timedOut(ch <-chan struct{}) bool {
 	}
 }
 
-// nodeAllocs copies the node's allocs, sorted by ID. With the lock held.
+// nodeAllocs returns the node's stored allocs, sorted by ID, with the lock
+// held. They are not copies: a stored alloc is never changed once stored
+// (edit), so the reply may be read after the lock is released, and the
+// caller's transport copies it onto the wire.
 func (s *Server) nodeAllocs(nodeID string) []*structs.Allocation {
 	var out []*structs.Allocation
 	for _, a := range s.allocs {
 		if a.NodeID == nodeID {
-			out = append(out, a.Copy())
+			out = append(out, a)
 		}
 	}
 	slices.SortFunc(out, func(a, b *structs.Allocation) int { return strings.Compare(a.ID, b.ID) })
 	return out
+}
+
+// edit replaces a stored alloc with a shallow copy and returns the copy,
+// for the caller to change, with the lock held. Stored allocs are
+// copy-on-write: nothing reachable from one is changed after it is
+// stored (fields are replaced, never mutated through), so replies that
+// share them (nodeAllocs) stay valid.
+func (s *Server) edit(a *structs.Allocation) *structs.Allocation {
+	c := *a
+	s.allocs[c.ID] = &c
+	return &c
 }
 
 // Alloc returns a copy of an alloc, or nil.

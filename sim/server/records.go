@@ -124,6 +124,7 @@ func (s *Server) StopAlloc(id string, newEvalID func() string) (structs.EvalReco
 	}
 	idx := s.bump(a.NodeID)
 	if a.DesiredStatus == structs.AllocDesiredStatusRun {
+		a = s.edit(a)
 		a.DesiredStatus = structs.AllocDesiredStatusStop
 		a.AllocModifyIndex, a.ModifyIndex = idx, idx
 	}

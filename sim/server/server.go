@@ -136,7 +136,9 @@ func (s *Server) Connect(nodeID string, conn NodeConn) {
 
 // Call is the server's RPC entry point: it dispatches method with args
 // and reply of the shapes of model/structs/rpc.go. ctx is the caller's
-// connection; a blocking query ends when it is done.
+// connection; a blocking query ends when it is done. A reply may share
+// the server's data (GetClientAllocs): callers copy it, as the transport
+// does, before changing anything.
 func (s *Server) Call(ctx context.Context, method string, args, reply any) error {
 	bad := fmt.Errorf(fmtBadArgs, method, args, reply)
 	switch method {

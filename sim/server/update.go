@@ -131,6 +131,7 @@ func (s *Server) commit() {
 				continue
 			}
 			wasTerminal := stored.ClientTerminal()
+			stored = s.edit(stored)
 			stored.ClientStatus = u.ClientStatus
 			stored.ClientDescription = u.ClientDescription
 			stored.TaskStates = u.ClientState().TaskStates

@@ -106,8 +106,11 @@ func hasJSONMethods(t reflect.Type) bool {
 }
 
 func (b *copierBuilder) build(t reflect.Type) copyFunc {
-	if t == timeType {
+	switch t {
+	case timeType:
 		return copyTime
+	case taskEventType:
+		return copyTaskEvent
 	}
 	if hasJSONMethods(t) {
 		return jsonCopy

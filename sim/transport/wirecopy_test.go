@@ -368,6 +368,23 @@ func TestWireFields(t *testing.T) {
 	must.False(t, fields[1].omitEmpty)
 	_, ok = b.wireFields(reflect.TypeFor[withStringOpt](), nil)
 	must.False(t, ok)
+	// A struct whose JSON fields are all its fields is assigned whole, its
+	// strings checked and its deep fields copied again.
+	for _, tt := range []struct {
+		typ   reflect.Type
+		whole bool
+		deep  int
+	}{
+		{reflect.TypeFor[omitAll](), true, 10}, // all but B, I, U
+		{reflect.TypeFor[structs.TaskEvent](), true, 13}, // 12 strings and Details
+		{reflect.TypeFor[tricky](), false, 0}, // unexported, skipped and promoted fields
+	} {
+		fields, ok := b.wireFields(tt.typ, nil)
+		must.True(t, ok)
+		whole, deep := wholeStruct(tt.typ, fields)
+		must.EqOp(t, tt.whole, whole, must.Sprint(tt.typ))
+		must.EqOp(t, tt.deep, len(deep), must.Sprint(tt.typ))
+	}
 	fields, ok = b.wireFields(reflect.TypeFor[collide](), nil)
 	must.True(t, ok)
 	must.False(t, uniqueNames(fields))

@@ -3,6 +3,7 @@ package transport
 import (
 	"reflect"
 	"strings"
+	"unicode/utf8"
 )
 
 // wireField is one field of a struct's JSON object: its index path (more
@@ -25,6 +26,9 @@ func (b *copierBuilder) structCopier(t reflect.Type) copyFunc {
 	if !ok || !uniqueNames(fields) {
 		return jsonCopy
 	}
+	if whole, deep := wholeStruct(t, fields); whole {
+		return wholeCopier(deep)
+	}
 	return func(dst, src reflect.Value, depth int) error {
 		for _, f := range fields {
 			var d, s reflect.Value
@@ -33,6 +37,66 @@ func (b *copierBuilder) structCopier(t reflect.Type) copyFunc {
 			} else {
 				d, s = dst.FieldByIndex(f.index), src.FieldByIndex(f.index)
 			}
+			if f.omitEmpty && emptyValue(s) {
+				continue
+			}
+			if err := f.copy(d, s, depth); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// wholeStruct reports whether a struct's JSON fields are all its fields,
+// none promoted: then it can be copied in one assignment and the fields
+// JSON does not keep as they are fixed up after. deep lists those: a
+// string (checked for valid UTF-8) and any field that is not a bool or an
+// integer without JSON methods of its own.
+func wholeStruct(t reflect.Type, fields []wireField) (bool, []deepField) {
+	if len(fields) != t.NumField() {
+		return false, nil
+	}
+	var deep []deepField
+	for i, f := range fields {
+		if len(f.index) != 1 || f.index[0] != i {
+			return false, nil
+		}
+		ft := t.Field(i).Type
+		switch {
+		case hasJSONMethods(ft):
+			deep = append(deep, deepField{wireField: f})
+		case ft.Kind() == reflect.String:
+			deep = append(deep, deepField{wireField: f, onlyString: true})
+		case ft.Kind() == reflect.Bool, ft.Kind() >= reflect.Int && ft.Kind() <= reflect.Uintptr:
+		default:
+			deep = append(deep, deepField{wireField: f})
+		}
+	}
+	return true, deep
+}
+
+// deepField is a field wholeCopier copies again after the assignment.
+type deepField struct {
+	wireField
+	// onlyString: a string, kept as assigned when it is valid UTF-8.
+	onlyString bool
+}
+
+// wholeCopier assigns the whole struct, then copies each deep field
+// again into its zero value, as the field-by-field copier would (an
+// omitempty field that is empty stays zero).
+func wholeCopier(deep []deepField) copyFunc {
+	return func(dst, src reflect.Value, depth int) error {
+		dst.Set(src)
+		for _, f := range deep {
+			i := f.index[0]
+			s := src.Field(i)
+			if f.onlyString && utf8.ValidString(s.String()) {
+				continue
+			}
+			d := dst.Field(i)
+			d.SetZero()
 			if f.omitEmpty && emptyValue(s) {
 				continue
 			}
