@@ -375,9 +375,9 @@ func TestWireFields(t *testing.T) {
 		whole bool
 		deep  int
 	}{
-		{reflect.TypeFor[omitAll](), true, 10}, // all but B, I, U
+		{reflect.TypeFor[omitAll](), true, 10},           // all but B, I, U
 		{reflect.TypeFor[structs.TaskEvent](), true, 13}, // 12 strings and Details
-		{reflect.TypeFor[tricky](), false, 0}, // unexported, skipped and promoted fields
+		{reflect.TypeFor[tricky](), false, 0},            // unexported, skipped and promoted fields
 	} {
 		fields, ok := b.wireFields(tt.typ, nil)
 		must.True(t, ok)
