@@ -41,9 +41,16 @@ func (g *gate) hold(key string) {
 	g.mu.Lock()
 	g.seq++
 	c.seq = g.seq
-	g.waiting = append(g.waiting, c)
+	// waiting stays sorted by key, then arrival: where releaseOne draws from.
+	i, _ := slices.BinarySearchFunc(g.waiting, c, compareHeld)
+	g.waiting = slices.Insert(g.waiting, i, c)
 	g.mu.Unlock()
 	<-c.release
+}
+
+// compareHeld orders held calls by key, then by arrival.
+func compareHeld(a, b *heldCall) int {
+	return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.seq, b.seq))
 }
 
 // releaseOne releases one held call, if any, and reports whether it did.
@@ -55,9 +62,6 @@ func (g *gate) releaseOne() bool {
 	if len(g.waiting) == 0 {
 		return false
 	}
-	slices.SortFunc(g.waiting, func(a, b *heldCall) int {
-		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.seq, b.seq))
-	})
 	i := 0
 	if len(g.waiting) > 1 {
 		i = g.rng.IntN(len(g.waiting))
