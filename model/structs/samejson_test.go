@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -298,7 +299,7 @@ func (p *perturber) visit(path string, v reflect.Value, set func(reflect.Value))
 	case reflect.Map:
 		p.collection(path, v, try)
 		keys := v.MapKeys()
-		slices.SortFunc(keys, func(a, b reflect.Value) int { return cmpString(a.String(), b.String()) })
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 		for _, k := range keys {
 			e := reflect.New(v.Type().Elem()).Elem()
 			e.Set(v.MapIndex(k))
@@ -356,14 +357,4 @@ func (p *perturber) collection(path string, v reflect.Value, try func(string, re
 	}
 	grown.SetMapIndex(reflect.ValueOf("zz").Convert(v.Type().Key()), reflect.Zero(v.Type().Elem()))
 	try("grown", grown)
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
