@@ -8,7 +8,7 @@ BENCHTIME    ?= 1s
 MAXFILESIZE  ?= 1048576
 PKGS         := ./...
 
-.PHONY: all test test-clock race fuzz bench lint staticcheck detlint sizelint conform report tools mutants
+.PHONY: all test test-clock race fuzz bench bench-report study lint staticcheck detlint sizelint conform report tools mutants
 
 all: lint test
 
@@ -47,6 +47,18 @@ fuzz:
 ## bench: every benchmark, once.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+## bench-report: the simulator's benchmarks, each in its own process (wall,
+## CPU, allocated bytes, peak RSS, ratios to Floor, the issue-13 targets),
+## into reports/bench/ (README.md and a raw <date>-<commit>.txt), with
+## benchstat against the previous run. Best on an idle machine.
+bench-report:
+	$(GO) run ./internal/benchreport -out reports/bench
+
+## study: the allocation-sync traffic study (reference sync against
+## sync-no-priority) into reports/study-sync.md and reports/study-sync/.
+study:
+	$(GO) run ./cmd/conform study sync --out reports/study-sync.md
 
 ## lint: gofmt, go vet, staticcheck (pinned), the determinism rule (DET-1)
 ## and no tracked file over MAXFILESIZE bytes (default 1 MiB).

@@ -1,12 +1,13 @@
 package sim
 
 import (
-	"flag"
 	"fmt"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/allocsim/allocsim/internal/benchbubble"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/reference"
@@ -31,26 +32,8 @@ import (
 // benchStart is the virtual instant every benchmark starts at.
 var benchStart = time.Date(2024, 6, 14, 0, 0, 0, 0, time.UTC)
 
-// inBubble runs f in a testing/synctest bubble from a benchmark:
-// synctest.Test needs a *testing.T, which testing.RunTests provides (the
-// exported entry point go test itself uses). RunTests runs its tests
-// -test.count times, so the flag is 1 while it runs: -count N repeats the
-// benchmark, not the simulation inside one op.
-func inBubble(b *testing.B, f func(t *testing.T)) {
-	b.Helper()
-	if count := flag.Lookup("test.count"); count != nil {
-		old := count.Value.String()
-		if err := count.Value.Set("1"); err != nil {
-			b.Fatal(err)
-		}
-		defer func() { _ = count.Value.Set(old) }()
-	}
-	ok := testing.RunTests(func(string, string) (bool, error) { return true, nil },
-		[]testing.InternalTest{{Name: b.Name(), F: func(t *testing.T) { synctest.Test(t, f) }}})
-	if !ok {
-		b.Fatal("simulation failed")
-	}
-}
+// inBubble runs f in a synctest bubble from a benchmark, once.
+func inBubble(b *testing.B, f func(t *testing.T)) { b.Helper(); benchbubble.Run(b, f) }
 
 // scheduledScenario is one client with allocs allocs of one group whose
 // tasks are the mock driver (killed 1 s after a stop) with one cron

@@ -1,11 +1,12 @@
 // Command conform is the allocsim command line: the conformance suite for
-// people and CI (run, replay, sweep), and tools around the spec (SPEC.md).
+// people and CI (run, replay, sweep), the sync traffic study, and tools around the spec (SPEC.md).
 //
 //	conform run [--runner NAME ... | --pkg IMPORTPATH --factory NAME] [--report DIR] ...
 //	conform replay --runner NAME --property ID --seed S [--trace FILE] [--html FILE]
 //	conform sweep --runner NAME --seeds A..B [--shard i/n] [--resume FILE]
 //	conform sweep merge [--out FILE] SUMMARY...
 //	conform runners
+//	conform study sync [--out FILE] [--grid NxM,...] [--seeds N] [--minutes D]
 //	conform schedule --start S --end E [--timezone Z] [--at T] [--profile ent|ce] [--next N] [--json]
 //	conform agent -dev [-http-addr A] [-data-dir D] [-profile ent|ce] [-local-zone Z]
 //	conform job run [-address A] [-detach] FILE

@@ -17,6 +17,7 @@ import (
 	"github.com/allocsim/allocsim/cmd/conform/internal/runcmd"
 	"github.com/allocsim/allocsim/cmd/conform/internal/runners"
 	"github.com/allocsim/allocsim/cmd/conform/internal/schedulecmd"
+	"github.com/allocsim/allocsim/cmd/conform/internal/studycmd"
 	"github.com/allocsim/allocsim/cmd/conform/internal/sweepcmd"
 )
 
@@ -101,6 +102,7 @@ func commands(env environment) []command {
 		{name: "replay", summary: runcmd.ReplaySummary, run: suite.Replay},
 		{name: "sweep", summary: sweepcmd.Summary, run: sweep.Run},
 		{name: "sweep merge", summary: sweepcmd.MergeSummary, run: sweep.Merge},
+		{name: "study sync", summary: studycmd.Summary, run: studycmd.Config{Self: env.self}.Run},
 		{name: "runners", summary: runners.Summary, run: runners.Run},
 	}
 }

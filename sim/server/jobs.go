@@ -55,11 +55,9 @@ type Registration struct {
 // the server's lock, only when the registration succeeds; nil records
 // none), as the placing eval of every alloc placed or updated in place.
 func (s *Server) RegisterJobEval(job *structs.Job, newEvalID func() string) (Registration, error) {
-	job = job.Copy()
-	job.Canonicalize()
-	if err := ValidateJob(job, s.cfg.Profile); err != nil {
-		s.emit(trace.KindJob, "", "register", "rejected", map[string]string{"job": jobID(job), "error": err.Error()})
-		return Registration{}, fmt.Errorf("register job %q: %w", jobID(job), err)
+	job, err := s.admit(job)
+	if err != nil {
+		return Registration{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -67,6 +65,27 @@ func (s *Server) RegisterJobEval(job *structs.Job, newEvalID func() string) (Reg
 	if n == nil {
 		return Registration{}, fmt.Errorf(fmtNoNode, job.ID)
 	}
+	return s.registerOn(job, n, newEvalID), nil
+}
+
+// admit returns a canonical copy of job, or why it may not register (the
+// rejection traced).
+func (s *Server) admit(job *structs.Job) (*structs.Job, error) {
+	job = job.Copy()
+	job.Canonicalize()
+	if err := ValidateJob(job, s.cfg.Profile); err != nil {
+		s.emit(trace.KindJob, "", "register", "rejected", map[string]string{"job": jobID(job), "error": err.Error()})
+		return nil, fmt.Errorf("register job %q: %w", jobID(job), err)
+	}
+	return job, nil
+}
+
+// registerOn registers an admitted job, with the lock held: in place
+// when only its task schedules changed (a stopped job is placed anew),
+// else its old allocs stopped and new ones placed on node n. newEvalID
+// (nil: none) is drawn once the job is stamped; the eval marks every
+// alloc placed or updated in place and is recorded.
+func (s *Server) registerOn(job *structs.Job, n *node, newEvalID func() string) Registration {
 	rec, exists := s.jobs[job.ID]
 	var out []*structs.Allocation
 	outcome := RegisterPlaced
@@ -113,7 +132,7 @@ func (s *Server) RegisterJobEval(job *structs.Job, newEvalID func() string) (Reg
 		ids[i] = a.ID
 	}
 	s.emit(trace.KindJob, "", "register", outcome, map[string]any{"job": job.ID, "index": s.index, "allocs": ids})
-	return reg, nil
+	return reg
 }
 
 func jobID(j *structs.Job) string {

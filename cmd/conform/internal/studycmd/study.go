@@ -1,0 +1,120 @@
+package studycmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
+)
+
+// Config is what `conform study sync` reads from its environment.
+type Config struct {
+	// Self is how the report's command line invokes conform (default
+	// "conform").
+	Self string
+	// Exec runs the study's runs; nil runs them in the study's test
+	// binary, built from the allocsim source (exec.go).
+	Exec Executor
+	// Now reads the wall clock for the progress lines on stderr (never
+	// for the report); nil means time.Now.
+	Now func() time.Time
+}
+
+// Executor runs every run of job and returns their summaries in job.Runs'
+// order. An error is a failure of the tool, not of a runner.
+type Executor func(ctx context.Context, job Job) ([]RunSummary, error)
+
+// Job is what an Executor is given.
+type Job struct {
+	Runs []RunSpec
+	// Parallel is how many runs may execute at once (at least 1).
+	Parallel int
+	// AllocsimDir is the allocsim source to build from (empty: found
+	// from the working directory).
+	AllocsimDir string
+	// Log receives progress lines; Done is called (from one goroutine at
+	// a time) with each run's index in Runs as it finishes.
+	Log  io.Writer
+	Done func(i int, s RunSummary)
+}
+
+// Run runs `conform study sync`.
+func (c Config) Run(name string, args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := newFlags(name, &o)
+	helped, err := cli.ParseFlags(fs, args, stdout, cli.FlagHelp(fs, syncHelp, syncTail))
+	if err != nil || helped {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return cli.Usagef("unexpected arguments %q", fs.Args())
+	}
+	p, err := o.resolve(func(f string) bool { return cli.IsSet(fs, f) })
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sums, err := c.execute(ctx, p, stderr)
+	if err != nil {
+		return cli.Tool(err)
+	}
+	st := aggregate(p, sums)
+	if err := writeReport(p, st, c.self()); err != nil {
+		return err
+	}
+	return writeHeadline(stdout, p, st)
+}
+
+func (c Config) self() string {
+	if c.Self == "" {
+		return "conform"
+	}
+	return c.Self
+}
+
+// execute runs the plan with the configured executor, printing a line
+// per finished run.
+func (c Config) execute(ctx context.Context, p plan, stderr io.Writer) ([]RunSummary, error) {
+	now := c.Now
+	if now == nil {
+		now = time.Now
+	}
+	runs := p.runs()
+	parallel := p.parallel
+	if parallel == 0 {
+		parallel = runtime.NumCPU()
+	}
+	exec := c.Exec
+	if exec == nil {
+		exec = binaryExecutor
+	}
+	start := now()
+	fmt.Fprintf(stderr, "study sync: %d runs (%d configurations x %d seeds x 2 runners, %s virtual each), %d at once\n",
+		len(runs), len(p.configs), p.seeds, p.duration, parallel)
+	done := 0
+	sums, err := exec(ctx, Job{Runs: runs, Parallel: parallel, AllocsimDir: p.allocsim, Log: stderr,
+		Done: func(i int, s RunSummary) {
+			done++
+			fmt.Fprintf(stderr, "study sync: %d/%d %s (%s)\n", done, len(runs), runs[i], now().Sub(start).Round(time.Second))
+		}})
+	if err != nil {
+		return nil, fmt.Errorf("study sync: %w", err)
+	}
+	if len(sums) != len(runs) {
+		return nil, fmt.Errorf("study sync: %d summaries for %d runs", len(sums), len(runs))
+	}
+	for i, s := range sums {
+		if s.Err != "" {
+			return nil, fmt.Errorf("study sync: run %s: %s", runs[i], s.Err)
+		}
+	}
+	fmt.Fprintf(stderr, "study sync: done in %s\n", now().Sub(start).Round(time.Second))
+	return sums, nil
+}
