@@ -108,7 +108,10 @@ func binaryExecutor(ctx context.Context, job Job) ([]RunSummary, error) {
 	cmd := exec.CommandContext(ctx, bin, "-test.run=^"+workerTest+"$", "-test.count=1", "-test.timeout=0",
 		"-"+parallelFlag+"="+strconv.Itoa(max(job.Parallel, 1)), "-"+jobFlag+"="+jobFile)
 	cmd.Dir = pkgDir
-	var other bytes.Buffer
+	// other is the binary's stderr (written by exec's copying goroutine),
+	// stray its stdout lines that are not results (written here): two
+	// buffers, joined once the process is done.
+	var other, stray bytes.Buffer
 	cmd.Stderr = &other
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -126,7 +129,7 @@ func binaryExecutor(ctx context.Context, job Job) ([]RunSummary, error) {
 		i, s, ok, err := parseResult(sc.Text())
 		switch {
 		case !ok:
-			fmt.Fprintln(&other, sc.Text())
+			fmt.Fprintln(&stray, sc.Text())
 		case err != nil:
 			errs = append(errs, err)
 		case i < 0 || i >= len(sums) || got[i]:
@@ -142,7 +145,7 @@ func binaryExecutor(ctx context.Context, job Job) ([]RunSummary, error) {
 		errs = append(errs, fmt.Errorf("read the study's test binary: %w", err))
 	}
 	if err := cmd.Wait(); err != nil {
-		errs = append(errs, fmt.Errorf("the study's test binary: %w\n%s", err, strings.TrimSpace(other.String())))
+		errs = append(errs, fmt.Errorf("the study's test binary: %w\n%s", err, strings.TrimSpace(stray.String()+other.String())))
 	}
 	for i, ok := range got {
 		if !ok {
