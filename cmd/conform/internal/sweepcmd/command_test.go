@@ -3,40 +3,24 @@ package sweepcmd
 import (
 	"bytes"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/allocsim/allocsim/internal/goldenfile"
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
 	"github.com/allocsim/allocsim/reports"
-	"github.com/google/go-cmp/cmp"
 	"github.com/shoenig/test/must"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // goldenDir is absolute: tests change directory.
-var goldenDir = func() string {
-	dir, err := filepath.Abs(filepath.Join("testdata", "golden"))
-	if err != nil {
-		panic(err)
-	}
-	return dir
-}()
+var goldenDir = goldenfile.Dir()
 
 // golden compares got with testdata/golden/<name> (rewritten with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join(goldenDir, name)
-	if *update {
-		must.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		must.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	must.NoError(t, err, must.Sprint("run go test ./cmd/conform/internal/sweepcmd -run Golden -update"))
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Fatalf("%s differs (-want +got):\n%s", path, d)
-	}
+	goldenfile.Check(t, goldenDir, name, got, *update, "go test ./cmd/conform/internal/sweepcmd -run Golden -update")
 }
 
 // run runs one command and returns its exit code and output.
