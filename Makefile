@@ -18,12 +18,13 @@ test: test-clock
 
 ## test-clock: the clock fork's own tests (third_party/clock, a module of
 ## its own), then the simulator's clock and replay tests again on upstream's
-## clock, with a go.mod without the fork's replace (DESIGN-CLOCK.md).
+## clock (replay, parked-against-ticking, DET-1 real clock), with a go.mod
+## without the fork's replace (DESIGN-CLOCK.md).
 test-clock:
 	cd third_party/clock && $(GO) test -count=1 ./...
 	@tmp=$$(mktemp -d) && sed '/^replace github.com\/benbjohnson\/clock /d' go.mod > $$tmp/go.mod && cp go.sum $$tmp/go.sum && \
 	  ALLOCSIM_UPSTREAM_CLOCK=1 GOFLAGS=-mod=mod $(GO) test -count=1 -short -modfile=$$tmp/go.mod \
-	    -run '^(TestWhichQueue|TestQueueNext|TestQueueSuspend|TestReplay)$$' ./sim/vclock ./sim; \
+	    -run '^(TestWhichQueue|TestQueueNext|TestQueueSuspend|TestReplay|TestParkedSyncMatchesTicking|TestDET1RealClock)$$' ./sim/vclock ./sim; \
 	  rc=$$?; rm -rf $$tmp; exit $$rc
 
 ## race: every test under the race detector.
