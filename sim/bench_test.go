@@ -32,9 +32,6 @@ import (
 // benchStart is the virtual instant every benchmark starts at.
 var benchStart = time.Date(2024, 6, 14, 0, 0, 0, 0, time.UTC)
 
-// inBubble runs f in a synctest bubble from a benchmark, once.
-func inBubble(b *testing.B, f func(t *testing.T)) { b.Helper(); benchbubble.Run(b, f) }
-
 // scheduledScenario is one client with allocs allocs of one group whose
 // tasks are the mock driver (killed 1 s after a stop) with one cron
 // window each, [open, open+span) hours and minutes given as "M H", UTC,
@@ -96,7 +93,7 @@ func benchScenario(b *testing.B, f interfaces.Factory, sc scenario.Scenario, dis
 	var records int
 	b.ResetTimer()
 	for range b.N {
-		inBubble(b, func(t *testing.T) {
+		benchbubble.Run(b, func(t *testing.T) {
 			w, err := Run(Config{Scenario: sc, Factory: f, DiscardTrace: discard})
 			if err != nil {
 				t.Fatal(err)
@@ -155,7 +152,7 @@ func BenchmarkFloor(b *testing.B) {
 	var events uint64
 	b.ResetTimer()
 	for range b.N {
-		inBubble(b, func(t *testing.T) { events += floorRun(t, floorDay) })
+		benchbubble.Run(b, func(t *testing.T) { events += floorRun(t, floorDay) })
 	}
 	reportSim(b, events, floorDay)
 }

@@ -21,19 +21,16 @@ var harnessFields = regexp.MustCompile(`"runner":"[^"]*"|"steps":[0-9]+`)
 // the settled instants it took.
 func traceOf(t *testing.T, sc scenario.Scenario, f interfaces.Factory) ([]byte, uint64) {
 	t.Helper()
-	var out bytes.Buffer
+	var out []byte
 	var steps uint64
 	synctest.Test(t, func(t *testing.T) {
 		w, err := Run(Config{Scenario: sc, Factory: f})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.Trace().WriteTo(&out); err != nil {
-			t.Fatal(err)
-		}
-		steps = w.Steps()
+		out, steps = traceBytes(t, w), w.Steps()
 	})
-	return harnessFields.ReplaceAll(out.Bytes(), nil), steps
+	return harnessFields.ReplaceAll(out, nil), steps
 }
 
 // TestParkedSyncMatchesTicking: the reference client, whose sync loop

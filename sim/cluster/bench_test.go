@@ -9,9 +9,6 @@ import (
 	"github.com/allocsim/allocsim/impl/reference"
 )
 
-// inBubble runs f in a synctest bubble from a benchmark, once.
-func inBubble(b *testing.B, f func(t *testing.T)) { b.Helper(); benchbubble.Run(b, f) }
-
 // BenchmarkClients100x50: the reference runner, 100 clients of 50 allocs
 // each under the churn, 10 virtual minutes, 10 ms request latency. It
 // reports the settled instants per run ("events/run") and the virtual
@@ -23,7 +20,7 @@ func BenchmarkClients100x50(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now() // benchmarks measure wall time (test files are outside DET-1)
 	for i := 0; i < b.N; i++ {
-		inBubble(b, func(t *testing.T) {
+		benchbubble.Run(b, func(t *testing.T) {
 			res, err := Run(Config{Factory: reference.Factory, Seed: 1, Clients: 100, RPCLatency: 10 * time.Millisecond}, churn)
 			if err != nil {
 				t.Fatal(err)

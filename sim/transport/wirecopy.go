@@ -274,16 +274,25 @@ func copyStringMap(dst, src reflect.Value, depth int) error {
 	if depth >= maxWireDepth {
 		return errTooDeep
 	}
-	in := src.Interface().(map[string]string)
-	out := make(map[string]string, len(in))
-	for k, v := range in {
-		if !utf8.ValidString(k) || !utf8.ValidString(v) {
-			return jsonCopy(dst, src, depth)
-		}
-		out[k] = v
+	out, ok := cloneStringMap(src.Interface().(map[string]string))
+	if !ok {
+		return jsonCopy(dst, src, depth)
 	}
 	dst.Set(reflect.ValueOf(out))
 	return nil
+}
+
+// cloneStringMap copies a non-nil map[string]string; ok is false when a
+// key or value is not valid UTF-8 (JSON would replace the bad bytes).
+func cloneStringMap(in map[string]string) (out map[string]string, ok bool) {
+	out = make(map[string]string, len(in))
+	for k, v := range in {
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return nil, false
+		}
+		out[k] = v
+	}
+	return out, true
 }
 
 // copyAnyMap is mapCopier's for map[string]any: genericCopy of the whole

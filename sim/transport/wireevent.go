@@ -36,12 +36,9 @@ func copyTaskEvent(dst, src reflect.Value, depth int) error {
 		if depth >= maxWireDepth {
 			return errTooDeep
 		}
-		m := make(map[string]string, len(s.Details))
-		for k, v := range s.Details {
-			if !utf8.ValidString(k) || !utf8.ValidString(v) {
-				return jsonCopy(dst, src, depth)
-			}
-			m[k] = v
+		m, ok := cloneStringMap(s.Details)
+		if !ok {
+			return jsonCopy(dst, src, depth)
 		}
 		d.Details = m
 	}

@@ -66,8 +66,15 @@ func Forked() bool {
 	return ok
 }
 
+// ClockModule is the module the fork replaces, and ForkDir the fork's
+// directory in the allocsim module (slash-separated).
+const (
+	ClockModule = "github.com/benbjohnson/clock"
+	ForkDir     = "third_party/clock"
+)
+
 // ForkReplace is the go.mod line that links the fork into a module that
 // requires allocsim, with dir the allocsim module's directory.
 func ForkReplace(dir string) string {
-	return "replace github.com/benbjohnson/clock => " + dir + "/third_party/clock"
+	return "replace " + ClockModule + " => " + dir + "/" + ForkDir
 }

@@ -70,7 +70,9 @@ func TestWhichQueue(t *testing.T) {
 	clk := New(t0)
 	must.NoError(t, clk.Err())
 	upstream := os.Getenv("ALLOCSIM_UPSTREAM_CLOCK") != ""
-	must.EqOp(t, !upstream, clk.Fork())
+	_, onFork := clk.q.(forkQueue)
+	must.EqOp(t, !upstream, onFork)
+	must.EqOp(t, !upstream, Forked())
 	if upstream {
 		_, err := newReflectQueue(clk.Mock())
 		must.NoError(t, err)

@@ -35,14 +35,6 @@ func New(start time.Time) *Clock {
 // a clock must not be advanced by Next.
 func (c *Clock) Err() error { return c.qerr }
 
-// Fork reports whether the clock runs on the heap-ordered fork of
-// github.com/benbjohnson/clock (third_party/clock) rather than on
-// upstream's Mock read by reflection (DESIGN-CLOCK.md).
-func (c *Clock) Fork() bool {
-	_, ok := c.q.(forkQueue)
-	return ok
-}
-
 // Next returns the earliest deadline of an armed timer or ticker, false if
 // none is armed (or the queue cannot be read: Err). Call it only when every
 // other goroutine is blocked (after synctest.Wait).

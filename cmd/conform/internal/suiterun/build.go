@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/allocsim/allocsim/sim/vclock"
 )
 
 // allocsimModule is the suite's module path.
@@ -216,9 +218,6 @@ func generatedGoMod(p goPackage, mod goModFile) string {
 	return b.String()
 }
 
-// clockModule is the clock library runners take (contract: clock.Clock).
-const clockModule = "github.com/benbjohnson/clock"
-
 // linkClockFork replaces the clock module in the generated module with the
 // heap-ordered fork in the allocsim source it resolved to
 // (<dir>/third_party/clock), as allocsim's own go.mod does: a replace
@@ -230,7 +229,7 @@ const clockModule = "github.com/benbjohnson/clock"
 // slower, and the suite says so in its log.
 func linkClockFork(ctx context.Context, gocmd, gen string, env []string, mod goModFile) error {
 	for _, r := range mod.Replace {
-		if r.Old.Path == clockModule {
+		if r.Old.Path == vclock.ClockModule {
 			return nil
 		}
 	}
@@ -238,12 +237,12 @@ func linkClockFork(ctx context.Context, gocmd, gen string, env []string, mod goM
 	if err != nil {
 		return fmt.Errorf("find the allocsim module: %w", err)
 	}
-	fork := filepath.Join(strings.TrimSpace(string(out)), "third_party", "clock")
+	fork := filepath.Join(strings.TrimSpace(string(out)), filepath.FromSlash(vclock.ForkDir))
 	if _, err := os.Stat(filepath.Join(fork, "go.mod")); err != nil {
 		return nil
 	}
-	if _, err := goCmd(ctx, gocmd, gen, env, "mod", "edit", "-replace="+clockModule+"="+fork); err != nil {
-		return fmt.Errorf("replace %s with the fork: %w", clockModule, err)
+	if _, err := goCmd(ctx, gocmd, gen, env, "mod", "edit", "-replace="+vclock.ClockModule+"="+fork); err != nil {
+		return fmt.Errorf("replace %s with the fork: %w", vclock.ClockModule, err)
 	}
 	return nil
 }

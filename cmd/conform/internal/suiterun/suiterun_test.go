@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allocsim/allocsim/sim/vclock"
+
 	"github.com/shoenig/test/must"
 )
 
@@ -104,5 +106,5 @@ func TestPackageLinksClockFork(t *testing.T) {
 	must.NoError(t, err)
 	root, err := filepath.Abs("../../../..")
 	must.NoError(t, err)
-	must.StrContains(t, string(gomod), "replace "+clockModule+" => "+filepath.Join(root, "third_party", "clock"))
+	must.StrContains(t, string(gomod), "replace "+vclock.ClockModule+" => "+filepath.Join(root, filepath.FromSlash(vclock.ForkDir)))
 }
