@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math"
 	"reflect"
 	"sync"
@@ -111,6 +112,8 @@ func (b *copierBuilder) build(t reflect.Type) copyFunc {
 		return copyTime
 	case taskEventType:
 		return copyTaskEvent
+	case taskStateType:
+		return copyTaskState
 	}
 	if hasJSONMethods(t) {
 		return jsonCopy
@@ -285,14 +288,15 @@ func copyStringMap(dst, src reflect.Value, depth int) error {
 // cloneStringMap copies a non-nil map[string]string; ok is false when a
 // key or value is not valid UTF-8 (JSON would replace the bad bytes).
 func cloneStringMap(in map[string]string) (out map[string]string, ok bool) {
-	out = make(map[string]string, len(in))
 	for k, v := range in {
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {
 			return nil, false
 		}
-		out[k] = v
 	}
-	return out, true
+	if len(in) == 0 {
+		return map[string]string{}, true
+	}
+	return maps.Clone(in), true
 }
 
 // copyAnyMap is mapCopier's for map[string]any: genericCopy of the whole
@@ -311,9 +315,8 @@ func copyAnyMap(dst, src reflect.Value, depth int) error {
 }
 
 // sliceCopier: nil stays nil, empty is a fresh empty slice, and a
-// non-empty one is grown one element at a time as encoding/json grows it,
-// so that even its capacity is the same. Byte slices (base64 in JSON) go
-// through JSON.
+// non-empty one has the capacity encoding/json leaves (grownCap). Byte
+// slices (base64 in JSON) go through JSON.
 func (b *copierBuilder) sliceCopier(t reflect.Type) copyFunc {
 	et := t.Elem()
 	if et.Kind() == reflect.Uint8 {
@@ -328,16 +331,7 @@ func (b *copierBuilder) sliceCopier(t reflect.Type) copyFunc {
 			return errTooDeep
 		}
 		n := src.Len()
-		if n == 0 {
-			dst.Set(reflect.MakeSlice(t, 0, 0))
-			return nil
-		}
-		for i := 0; i < n; i++ {
-			if i >= dst.Cap() {
-				dst.Grow(1)
-			}
-			dst.SetLen(i + 1)
-		}
+		dst.Set(reflect.MakeSlice(t, n, grownCap(t, n)))
 		for i := 0; i < n; i++ {
 			if err := elem(dst.Index(i), src.Index(i), depth+1); err != nil {
 				return err
@@ -358,3 +352,40 @@ func (b *copierBuilder) arrayCopier(t reflect.Type) copyFunc {
 		return nil
 	}
 }
+
+// grownCap is the capacity encoding/json's decoder leaves a slice of
+// type t with after n elements: it grows a nil slice one element at a
+// time (reflect.Value.Grow(1) whenever it is full). Computed once per
+// type and length up to grownCapMemo, and allocated once by the callers.
+func grownCap(t reflect.Type, n int) int {
+	if n == 0 {
+		return 0
+	}
+	k := grownKey{t, n}
+	if n <= grownCapMemo {
+		if c, ok := grownCaps.Load(k); ok {
+			return c.(int)
+		}
+	}
+	v := reflect.New(t).Elem()
+	for i := 0; i < n; i++ {
+		if i >= v.Cap() {
+			v.Grow(1)
+		}
+		v.SetLen(i + 1)
+	}
+	if n <= grownCapMemo {
+		grownCaps.Store(k, v.Cap())
+	}
+	return v.Cap()
+}
+
+// grownCapMemo bounds the lengths grownCap remembers.
+const grownCapMemo = 1024
+
+type grownKey struct {
+	t reflect.Type
+	n int
+}
+
+var grownCaps sync.Map // grownKey -> int
