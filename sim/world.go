@@ -195,7 +195,7 @@ func (w *World) build() error {
 	}
 	w.csi = csi.New(csi.Config{Clock: w.clk, Faults: w.inj, Trace: w.rec})
 	w.fsys = allocdir.NewMemFS(w.clk)
-	w.db = state.NewMemDB(state.MemConfig{FaultHook: w.stateFault})
+	w.db = state.NewMemDB(state.MemConfig{FaultHook: w.stateFault, BatchHook: w.stateBatch})
 	w.sink = hookstatstest.NewSink()
 	loc := time.UTC
 	if sc.LocalZone != "" {
@@ -302,8 +302,9 @@ func (w *World) onFault(f faults.Fired) {
 		Op: string(f.Class) + " " + f.Key, Msg: f.Detail})
 }
 
-// stateFault is the state DB's fault hook: it decides and traces every
-// write (STATE-1).
+// stateFault is the state DB's fault hook: it holds (HoldStateDB),
+// decides and traces every write (STATE-1); a write of a batch was held
+// with its batch (stateBatch).
 func (w *World) stateFault(wr state.Write) error {
 	w.mu.Lock()
 	inc := w.inc
@@ -313,7 +314,7 @@ func (w *World) stateFault(wr state.Write) error {
 		// final shutdown, after the trace ended.
 		return nil
 	}
-	if w.cfg.Hold.has(HoldStateDB) {
+	if w.cfg.Hold.has(HoldStateDB) && !wr.InBatch {
 		w.hold(inc, "statedb "+wr.String())
 	}
 	err := w.inj.StateDBWrite(wr)
@@ -324,4 +325,18 @@ func (w *World) stateFault(wr state.Write) error {
 	w.rec.Emit(trace.Record{At: w.clk.Now(), Kind: trace.KindStateDB, Alloc: wr.AllocID, Task: wr.Task,
 		Op: wr.Op + " " + wr.Key, Msg: msg})
 	return err
+}
+
+// stateBatch is the state DB's batch hook: a batch of writes (a client's
+// 60 s snapshot, state.DB.Batch) is held once, as one call, before its
+// first write (HoldStateDB). Its writes are decided and traced one by one
+// (stateFault); the trace orders them by alloc within the instant either
+// way.
+func (w *World) stateBatch() {
+	w.mu.Lock()
+	inc := w.inc
+	w.mu.Unlock()
+	if inc != nil && w.cfg.Hold.has(HoldStateDB) {
+		w.hold(inc, "statedb batch")
+	}
 }

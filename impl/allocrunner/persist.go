@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 )
@@ -60,11 +61,16 @@ func (ar *allocRunner) persistAlloc(a *structs.Allocation) {
 // PersistState implements interfaces.AllocRunner: it writes the computed
 // alloc (STATE-2) unless the runner is destroyed. Task runners persist
 // their own state.
-func (ar *allocRunner) PersistState() error {
+func (ar *allocRunner) PersistState() error { return ar.PersistStateTo(ar.stateDB) }
+
+// PersistStateTo is PersistState through db, a handle on the runner's
+// state DB: the client's snapshot passes the handle of its batch
+// (state.DB.Batch), so that one snapshot of every alloc is one unit.
+func (ar *allocRunner) PersistStateTo(db interfaces.StateDB) error {
 	a, unchanged := ar.persistedAlloc()
 	return ar.life.unlessDestroyed(func() error {
-		put := ar.stateDB.PutAllocation
-		if db, ok := ar.stateDB.(unchangedAllocPutter); ok && unchanged {
+		put := db.PutAllocation
+		if db, ok := db.(unchangedAllocPutter); ok && unchanged {
 			put = db.PutUnchangedAllocation
 		}
 		if err := put(a); err != nil {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -158,12 +160,40 @@ func (c *Client) snapshotLoop(ctx context.Context) {
 			return
 		case <-ticker.C:
 		}
+		c.snapshot()
+	}
+}
+
+// snapshot persists every live runner's state (STATE-2), in alloc-ID
+// order, as one batch of the state DB when it can batch
+// (state.Batcher) and the runner can write through the batch's handle;
+// a runner that cannot persists through its own.
+func (c *Client) snapshot() {
+	persist := func(db interfaces.StateDB) error {
 		for _, e := range c.runners.liveEntries() {
-			if err := e.ar.PersistState(); err != nil {
+			var err error
+			if p, ok := e.ar.(persisterTo); ok && db != nil {
+				err = p.PersistStateTo(db)
+			} else {
+				err = e.ar.PersistState()
+			}
+			if err != nil {
 				c.logger.Error("persisting alloc runner state failed", "alloc_id", e.id, "error", err)
 			}
 		}
+		return nil
 	}
+	if b, ok := c.opts.StateDB.(state.Batcher); ok {
+		_ = b.Batch(persist)
+		return
+	}
+	_ = persist(nil)
+}
+
+// persisterTo is an alloc runner that can persist through a given handle
+// on its state DB (the reference's, impl/allocrunner).
+type persisterTo interface {
+	PersistStateTo(db interfaces.StateDB) error
 }
 
 // wait blocks for d on the client's clock; false means ctx ended first.

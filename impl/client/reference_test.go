@@ -1,6 +1,9 @@
 package client
 
 import (
+	"fmt"
+	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -102,6 +105,52 @@ func TestSTATE3_ReferenceRestore(t *testing.T) {
 		ar, ok := second.AllocRunner("a")
 		must.True(t, ok)
 		must.Eq(t, structs.AllocClientStatusRunning, ar.AllocState().ClientStatus)
+		r.shutdown()
+	})
+}
+
+// TestSnapshotIsOneBatch: the 60 s snapshot (STATE-2) of reference
+// runners is one state DB batch whose alloc writes are InBatch, in
+// alloc-ID order; a runner without PersistStateTo (the fake) persists
+// through its own handle, still once per snapshot.
+func TestSnapshotIsOneBatch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		var mu sync.Mutex
+		var log []string
+		r.db = state.NewMemDB(state.MemConfig{
+			FaultHook: func(w state.Write) error {
+				if w.Key == state.KeyAlloc {
+					mu.Lock()
+					log = append(log, fmt.Sprintf("%s batch=%v", w, w.InBatch))
+					mu.Unlock()
+				}
+				return nil
+			},
+			BatchHook: func() { mu.Lock(); log = append(log, "batch"); mu.Unlock() },
+		})
+		r.srv.put(batchAlloc("b", time.Hour))
+		r.srv.put(batchAlloc("a", time.Hour))
+		r.startWith(r.referenceOptions)
+		r.advance(time.Second)
+		mu.Lock()
+		log = nil
+		mu.Unlock()
+		r.advance(time.Minute)
+		mu.Lock()
+		got := slices.Clone(log)
+		mu.Unlock()
+		must.Eq(t, []string{"batch", "put a/alloc batch=true", "put b/alloc batch=true"}, got)
+		r.shutdown()
+	})
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		r.srv.put(testAlloc("a", 1))
+		r.start()
+		r.advance(time.Second)
+		before := len(r.ff.runner("a").callLog())
+		r.advance(time.Minute)
+		must.Eq(t, "persist", r.ff.runner("a").callLog()[before])
 		r.shutdown()
 	})
 }

@@ -36,6 +36,8 @@ type BoltConfig struct {
 	OpenTimeout time.Duration
 	// FaultHook, if non-nil, is consulted before every write (STATE-1).
 	FaultHook FaultHook
+	// BatchHook, if non-nil, runs when a Batch begins.
+	BatchHook BatchHook
 	// NoSync skips the fsync of each commit. Writes still reach the OS
 	// before a write returns, so they survive a process kill, but not a
 	// power loss. For tests only; production leaves it false.
@@ -51,7 +53,7 @@ func OpenBolt(cfg BoltConfig) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DB{be: be, hook: cfg.FaultHook}, nil
+	return newDB(be, cfg.FaultHook, cfg.BatchHook), nil
 }
 
 // boltBackend stores values in a bbolt file; every write is one committed

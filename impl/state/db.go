@@ -43,10 +43,18 @@ type rawAlloc struct {
 // DB implements StateDB, Reopener and RawWriter over a bbolt file
 // (OpenBolt) or memory (NewMemDB).
 type DB struct {
-	be   backend
-	hook FaultHook
-	// memo spares re-encoding unchanged allocs (PutAllocation).
-	memo allocMemo
+	be        backend
+	hook      FaultHook
+	batchHook BatchHook
+	// memo spares re-encoding unchanged allocs (PutAllocation); a Batch's
+	// handle shares it.
+	memo *allocMemo
+	// inBatch: this is a Batch's handle (its writes are Write.InBatch).
+	inBatch bool
+}
+
+func newDB(be backend, hook FaultHook, batchHook BatchHook) *DB {
+	return &DB{be: be, hook: hook, batchHook: batchHook, memo: new(allocMemo)}
 }
 
 var (
@@ -68,7 +76,7 @@ func (d *DB) Reopen() (interfaces.StateDB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reopen %s: %w", d.be.name(), err)
 	}
-	return &DB{be: be, hook: d.hook}, nil
+	return newDB(be, d.hook, d.batchHook), nil
 }
 
 // PutRaw stores value as is, without encoding or fault hook.
@@ -261,6 +269,7 @@ func (d *DB) write(w Write, do func() error) error {
 	if d.be.isClosed() {
 		return fmt.Errorf("%s: %w", w, ErrClosed)
 	}
+	w.InBatch = d.inBatch
 	if d.hook != nil {
 		if err := d.hook(w); err != nil {
 			return fmt.Errorf("%s: %w", w, err)

@@ -9,6 +9,8 @@ import (
 type MemConfig struct {
 	// FaultHook, if non-nil, is consulted before every write (STATE-1).
 	FaultHook FaultHook
+	// BatchHook, if non-nil, runs when a Batch begins.
+	BatchHook BatchHook
 }
 
 // NewMemDB returns an empty in-memory state DB with the semantics of the
@@ -17,7 +19,7 @@ type MemConfig struct {
 // simulator models a client restart; it has no schema version.
 func NewMemDB(cfg MemConfig) *DB {
 	data := &memData{allocs: map[string]*memAlloc{}}
-	return &DB{be: &memBackend{data: data}, hook: cfg.FaultHook}
+	return newDB(&memBackend{data: data}, cfg.FaultHook, cfg.BatchHook)
 }
 
 // memData is the storage shared by every handle of one memory DB.

@@ -57,6 +57,9 @@ type Write struct {
 	// Key is the STATE-1 key written (KeyAlloc, KeyTaskState, ...); empty
 	// for bucket deletes.
 	Key string
+	// InBatch: the write is one of a Batch's (DB.Batch), whose BatchHook
+	// ran when the batch began. It is not part of String.
+	InBatch bool
 }
 
 // String renders the write as "<op> <allocID>[/task-<name>][/<key>]".
