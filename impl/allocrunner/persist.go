@@ -70,8 +70,11 @@ func (ar *allocRunner) PersistStateTo(db interfaces.StateDB) error {
 	a, unchanged := ar.persistedAlloc()
 	return ar.life.unlessDestroyed(func() error {
 		put := db.PutAllocation
-		if db, ok := db.(unchangedAllocPutter); ok && unchanged {
-			put = db.PutUnchangedAllocation
+		if db, ok := db.(builtAllocPutter); ok {
+			put = db.PutFrozenAllocation
+			if unchanged {
+				put = db.PutUnchangedAllocation
+			}
 		}
 		if err := put(a); err != nil {
 			return fmt.Errorf(msgPersistAlloc, ar.id, err)
@@ -80,11 +83,15 @@ func (ar *allocRunner) PersistStateTo(db interfaces.StateDB) error {
 	})
 }
 
-// unchangedAllocPutter is a state DB that stores again, without looking
-// at it, an alloc the caller put last and did not change since
-// (impl/state.DB). Any other state DB gets PutAllocation.
-type unchangedAllocPutter interface {
+// builtAllocPutter is a state DB (impl/state.DB) that stores again,
+// without looking at it, an alloc the caller put last and did not change
+// since (PutUnchangedAllocation), and keeps, instead of decoding its own
+// bytes, an alloc the caller will never change (PutFrozenAllocation):
+// the runner's built allocs are both. Any other state DB gets
+// PutAllocation.
+type builtAllocPutter interface {
 	PutUnchangedAllocation(alloc *structs.Allocation) error
+	PutFrozenAllocation(alloc *structs.Allocation) error
 }
 
 // builtAlloc is a computed alloc with what it was computed from: the

@@ -17,6 +17,7 @@ import (
 type allocPut struct {
 	alloc     *structs.Allocation
 	unchanged bool // through PutUnchangedAllocation
+	frozen    bool // through PutFrozenAllocation
 }
 
 // recordingDB records the alloc writes PersistState makes. It has no
@@ -32,8 +33,13 @@ func (r *recordingDB) PutAllocation(a *structs.Allocation) error {
 	return r.db.PutAllocation(a)
 }
 
-// withRewrite is r with PutUnchangedAllocation.
+// withRewrite is r with PutUnchangedAllocation and PutFrozenAllocation.
 type withRewrite struct{ *recordingDB }
+
+func (r withRewrite) PutFrozenAllocation(a *structs.Allocation) error {
+	r.puts = append(r.puts, allocPut{alloc: a, frozen: true})
+	return r.db.PutFrozenAllocation(a)
+}
 
 func (r withRewrite) PutUnchangedAllocation(a *structs.Allocation) error {
 	r.puts = append(r.puts, allocPut{alloc: a, unchanged: true})
@@ -72,6 +78,7 @@ func TestPersistStateReusesUnchangedAlloc(t *testing.T) {
 			}
 			first := persist()
 			must.False(t, first.unchanged)
+			must.Eq(t, rewrite, first.frozen, must.Sprint("a built alloc is put frozen when the DB can take it so"))
 			again := persist()
 			must.True(t, again.alloc == first.alloc, must.Sprint("an unchanged alloc is not built again"))
 			must.Eq(t, rewrite, again.unchanged)
@@ -80,6 +87,7 @@ func TestPersistStateReusesUnchangedAlloc(t *testing.T) {
 			synctest.Wait()
 			changed := persist()
 			must.False(t, changed.unchanged)
+			must.Eq(t, rewrite, changed.frozen)
 			must.True(t, changed.alloc != again.alloc)
 			must.Eq(t, rewrite, persist().unchanged)
 

@@ -117,6 +117,18 @@ func (d *DB) PutUnchangedAllocation(alloc *structs.Allocation) error {
 	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encode(alloc, true) })
 }
 
+// PutFrozenAllocation is PutAllocation of an alloc the caller promises
+// never to change after the call (nor to let anything else change it):
+// the DB may keep it to compare later puts of the same ID with, instead
+// of decoding what it encoded. An alloc runner's snapshot of an alloc it
+// built afresh uses it (STATE-2).
+func (d *DB) PutFrozenAllocation(alloc *structs.Allocation) error {
+	if alloc == nil {
+		return fmt.Errorf("put alloc: %w: %s", ErrInvalidArgument, msgNilAlloc)
+	}
+	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encodeFrozen(alloc) })
+}
+
 // GetAllAllocations implements StateDB.
 func (d *DB) GetAllAllocations() ([]*structs.Allocation, map[string]error, error) {
 	entries, err := d.be.allocEntries()

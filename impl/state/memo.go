@@ -28,8 +28,9 @@ import (
 // It also keeps the caller's pointer whose encoding the bytes are (src):
 // a caller that promises an alloc unchanged since it last put that very
 // pointer (PutUnchangedAllocation) gets the bytes back without any
-// comparison. The pointer is never read: it only names the caller's
-// value.
+// comparison. The pointer is only read when the caller also promised
+// never to change it (PutFrozenAllocation): then it is the decoded alloc's
+// stand-in, compared as the decoded one would be, and nothing is decoded.
 type allocMemo struct {
 	mu      sync.Mutex
 	entries map[string]memoEntry
@@ -45,6 +46,17 @@ type memoEntry struct {
 // a equals the memoised alloc, or, with unchanged, when a is the pointer
 // they were last encoded from (the caller promises it did not change).
 func (m *allocMemo) encode(a *structs.Allocation, unchanged bool) ([]byte, error) {
+	return m.encodeAs(a, unchanged, false)
+}
+
+// encodeFrozen is encode of an alloc its caller will never change: when
+// it must be encoded, it is kept as the memo's alloc itself (SameJSON to
+// a is what the bytes encode either way), with no decode.
+func (m *allocMemo) encodeFrozen(a *structs.Allocation) ([]byte, error) {
+	return m.encodeAs(a, false, true)
+}
+
+func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool) ([]byte, error) {
 	m.mu.Lock()
 	e, seen := m.entries[a.ID]
 	m.mu.Unlock()
@@ -58,6 +70,10 @@ func (m *allocMemo) encode(a *structs.Allocation, unchanged bool) ([]byte, error
 	enc, err := json.Marshal(a)
 	if err != nil {
 		return nil, err
+	}
+	if frozen {
+		m.record(a.ID, memoEntry{alloc: a, enc: enc, src: a})
+		return enc, nil
 	}
 	var back *structs.Allocation
 	if !seen || e.alloc != nil { // a marked ID is not decoded again

@@ -73,3 +73,31 @@ func TestAllocMemoUnchanged(t *testing.T) {
 	want, _ = json.Marshal(a)
 	must.Eq(t, string(want), string(m.entries["a"].enc))
 }
+
+// TestAllocMemoFrozen: a frozen alloc that must be encoded is kept as
+// the memo's alloc itself (no decode), even one a round trip would not
+// keep; a later equal alloc, frozen or not, gets its bytes back, and a
+// different one is encoded.
+func TestAllocMemoFrozen(t *testing.T) {
+	var m allocMemo
+	a := &structs.Allocation{ID: "a", ClientStatus: "running", Job: &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g",
+		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"n": 1}}}}}}} // an int: a decode would not compare same
+	enc, err := m.encodeFrozen(a)
+	must.NoError(t, err)
+	want, _ := json.Marshal(a)
+	must.Eq(t, string(want), string(enc))
+	must.True(t, m.entries["a"].alloc == a, must.Sprint("the frozen alloc is the memo's"))
+
+	for _, frozen := range []bool{false, true} {
+		again, err := m.encodeAs(a.Copy(), false, frozen)
+		must.NoError(t, err)
+		must.True(t, &enc[0] == &again[0], must.Sprintf("an equal alloc (frozen %v) gets the bytes back", frozen))
+	}
+	b := a.Copy()
+	b.ClientStatus = "complete"
+	enc, err = m.encodeFrozen(b)
+	must.NoError(t, err)
+	want, _ = json.Marshal(b)
+	must.Eq(t, string(want), string(enc))
+	must.True(t, m.entries["a"].alloc == b)
+}
