@@ -3,7 +3,6 @@ package allocrunner
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
@@ -124,13 +123,20 @@ func (ar *allocRunner) persistedAlloc() (a *structs.Allocation, unchanged bool) 
 	ar.stateMu.Lock()
 	override := ar.statusOverride
 	ar.stateMu.Unlock()
+	p := &ar.persisted
+	same := p.alloc != nil && p.server == server && p.override == override && len(p.versions) == len(ar.taskNames)
+	for i, name := range ar.taskNames {
+		if !same {
+			break
+		}
+		same = ar.tasks[name].TaskStateVersion() == p.versions[i]
+	}
+	if same {
+		return p.alloc, true
+	}
 	versions := make([]uint64, len(ar.taskNames))
 	for i, name := range ar.taskNames {
 		versions[i] = ar.tasks[name].TaskStateVersion()
-	}
-	p := &ar.persisted
-	if p.alloc != nil && p.server == server && p.override == override && slices.Equal(p.versions, versions) {
-		return p.alloc, true
 	}
 	a = ar.Alloc()
 	*p = builtAlloc{server: server, override: override, versions: versions, alloc: a}

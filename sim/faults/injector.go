@@ -131,6 +131,9 @@ func upTo(r *rand.Rand, max time.Duration) time.Duration {
 // StateDBWrite is the state DB FaultHook decision for one write, keyed by
 // its path ("put <alloc>/task-<name>/<key>", state.Write.String).
 func (in *Injector) StateDBWrite(w state.Write) error {
+	if _, planned := in.perCall[StateDBWriteFailure]; !planned {
+		return nil // what hit decides then, without naming the key
+	}
 	key := w.String()
 	if _, _, ok := in.hit(StateDBWriteFailure, key); ok {
 		in.fireAt(Fired{Class: StateDBWriteFailure, Key: key, Alloc: w.AllocID, Task: w.Task, Detail: "error=" + MsgStateDBWriteFailure})
