@@ -114,6 +114,8 @@ func (b *copierBuilder) build(t reflect.Type) copyFunc {
 		return copyTaskEvent
 	case taskStateType:
 		return copyTaskState
+	case jobType:
+		return copyJob
 	}
 	if hasJSONMethods(t) {
 		return jsonCopy
