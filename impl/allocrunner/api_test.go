@@ -150,6 +150,15 @@ func TestListener_AR1(t *testing.T) {
 		must.False(t, ok)
 		a = <-l2.Ch()
 		must.Eq(t, structs.AllocClientStatusComplete, a.ClientStatus)
+		// Listeners get a copy: not the alloc the state updater got.
+		h.updater.mu.Lock()
+		last := h.updater.pushed[len(h.updater.pushed)-1]
+		h.updater.mu.Unlock()
+		must.Eq(t, last.ClientStatus, a.ClientStatus)
+		must.True(t, a != last, must.Sprint("a listener shares the updater's alloc"))
+		l3 := ar.Listener() // subscribes after the send: a copy too
+		must.True(t, <-l3.Ch() != last)
+		l3.Close()
 		h.finish()
 		n := 0
 		for range l2.Ch() { // Destroy's final push, then closed

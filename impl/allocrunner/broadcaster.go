@@ -13,10 +13,21 @@ import (
 // newest alloc sent so far. Values are shared between listeners and must
 // be treated as read-only.
 type broadcaster struct {
-	mu        sync.Mutex
-	last      *structs.Allocation
+	mu   sync.Mutex
+	last *structs.Allocation
+	// shared: last is the listeners' copy; until one needs it, last is
+	// the alloc as sent (send's caller keeps no reference it changes).
+	shared    bool
 	listeners map[*listener]struct{}
 	closed    bool
+}
+
+// share makes last the listeners' own copy, once per alloc sent, with
+// b.mu held.
+func (b *broadcaster) share() {
+	if !b.shared && b.last != nil {
+		b.last, b.shared = b.last.Copy(), true
+	}
 }
 
 func newBroadcaster() *broadcaster {
@@ -56,26 +67,34 @@ func (b *broadcaster) listen() *listener {
 		return l
 	}
 	if b.last != nil {
+		b.share()
 		l.ch <- b.last
 	}
 	b.listeners[l] = struct{}{}
 	return l
 }
 
-// send delivers a to every listener, replacing an unread older alloc.
+// send delivers a copy of a to every listener, replacing an unread older
+// alloc. a becomes the broadcaster's: the caller must not change it
+// afterwards. The copy is made only when a listener needs it, so a runner
+// nobody listens to copies nothing.
 func (b *broadcaster) send(a *structs.Allocation) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
 		return
 	}
-	b.last = a
+	b.last, b.shared = a, false
+	if len(b.listeners) == 0 {
+		return
+	}
+	b.share()
 	for l := range b.listeners {
 		select {
 		case <-l.ch:
 		default:
 		}
-		l.ch <- a
+		l.ch <- b.last
 	}
 }
 

@@ -48,10 +48,12 @@ func (ar *allocRunner) taskStatePass() {
 }
 
 // push hands a computed client alloc to the state updater and the
-// listeners. It holds no runner lock (SYNC-5.5: producers never block).
+// listeners (one copy of it among them, made when one needs it: the
+// updater changes nothing of a, interfaces.StateUpdater). It holds no
+// runner lock (SYNC-5.5: producers never block).
 func (ar *allocRunner) push(a *structs.Allocation) {
 	ar.stateUpdater.AllocStateUpdated(a)
-	ar.broadcaster.send(a.Copy())
+	ar.broadcaster.send(a)
 }
 
 // taskStates returns a copy of every task's state, by task name.

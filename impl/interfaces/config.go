@@ -72,6 +72,8 @@ type ClientConfig struct {
 // StateUpdater is the client side of SYNC-1.
 type StateUpdater interface {
 	// AllocStateUpdated buffers a computed client alloc; it never blocks.
+	// The alloc stays the runner's: the updater copies what it keeps and
+	// changes nothing of it.
 	AllocStateUpdated(alloc *structs.Allocation)
 	// PutAllocation persists an alloc.
 	PutAllocation(alloc *structs.Allocation) error
