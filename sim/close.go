@@ -42,7 +42,11 @@ func (w *World) Close() error {
 		w.srv.Connect(w.node.NodeID, nil)
 		inc.conn.Close()
 		w.await(func() { w.shutdown(inc) }, "client shutdown")
-		w.checkRetired()
+		w.mu.Lock()
+		retired := w.retired
+		w.retired = nil
+		w.mu.Unlock()
+		w.checkRetired(retired)
 	}
 	w.mu.Lock()
 	db := w.db

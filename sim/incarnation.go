@@ -173,11 +173,7 @@ func (w *World) shutdown(inc *incarnation) {
 
 // checkRetired counts what is left of shut-down incarnations; with every
 // other goroutine settled, none of theirs may remain.
-func (w *World) checkRetired() {
-	w.mu.Lock()
-	retired := w.retired
-	w.retired = nil
-	w.mu.Unlock()
+func (w *World) checkRetired(retired []*incarnation) {
 	for _, inc := range retired {
 		if n := liveGoroutines(inc.label); n != 0 {
 			w.violation("client incarnation %d left %d goroutines after Shutdown returned", inc.n, n)

@@ -102,12 +102,13 @@ func (w *World) observe(u updaterTap, a *structs.Allocation) {
 // traced, allocs by ID and tasks by name (DET-2): the client status, each
 // task's state, and each new task event. Observing the closing run (Close
 // sets closed before it settles), it reports the DET-1 stamp verdict.
-func (w *World) traceStates() {
+func (w *World) traceStates(now time.Time, ids []string, closing bool) {
+	if len(ids) == 0 && !closing {
+		return
+	}
 	w.mu.Lock()
-	closing := w.closed
-	// Only the allocs pushed since the last instant (observe lists them).
-	ids := w.dirty
-	w.dirty = nil
+	// Only the allocs pushed since the last instant (observe lists them),
+	// taken by settle.
 	slices.Sort(ids)
 	type change struct{ prev, cur *structs.Allocation }
 	changes := make([]change, 0, len(ids))
@@ -117,7 +118,6 @@ func (w *World) traceStates() {
 		o.traced, o.dirty = o.latest, false
 	}
 	w.mu.Unlock()
-	now := w.clk.Now()
 	for _, c := range changes {
 		w.diffAlloc(now, c.prev, c.cur)
 	}

@@ -56,8 +56,8 @@ func (w *World) runTo(target time.Time, pred func() bool) bool {
 		w.settle()
 		if evOK && !ev.After(w.clk.Now()) {
 			w.runEvents()
+			w.applyJump() // only a world event (a clock_jump fault) asks for one
 		}
-		w.applyJump()
 		if w.clk.Now().Equal(now) {
 			if same++; same > maxStepsPerInstant {
 				w.violation("livelock: more than %d steps at %s", maxStepsPerInstant, now.UTC().Format(trace.TimeFormat))
@@ -95,14 +95,22 @@ func (w *World) settle() {
 		synctest.Wait()
 		w.watch.passed()
 	}
+	now := w.clk.Now()
+	// One critical section for what the instant's observation takes
+	// from the world: every goroutine is blocked, nothing adds to these
+	// until the next advance.
 	w.mu.Lock()
 	w.steps++
 	steps := w.steps
+	retired := w.retired
+	w.retired = nil
+	dirty, closing := w.dirty, w.closed
+	w.dirty = nil
 	w.mu.Unlock()
-	w.watch.settled(steps, w.clk.Now())
-	w.checkRetired()
+	w.watch.settled(steps, now)
+	w.checkRetired(retired)
 	w.rec.Flush()
-	w.traceStates()
+	w.traceStates(now, dirty, closing)
 	w.rec.Flush()
 }
 
