@@ -189,7 +189,8 @@ func (w *World) build() error {
 		return fmt.Errorf("sim: %w", err)
 	}
 	w.srv = srv
-	w.net, err = transport.New(transport.Config{Clock: w.clk, Server: srv, Faults: w.inj, Trace: w.rec})
+	w.net, err = transport.New(transport.Config{Clock: w.clk, Server: srv, Faults: w.inj, Trace: w.rec,
+		SharedChanged: func(msg string) { w.violation("%s", msg) }})
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}

@@ -47,8 +47,11 @@ func (c *Client) pullLoop(ctx context.Context) {
 			NodeID:       c.node.NodeID,
 			QueryOptions: structs.QueryOptions{Region: c.node.Region, MinQueryIndex: index},
 		}
+		// The reply is only read (runAllocs hands its allocs to runners,
+		// which replace a server alloc, never change it), so the
+		// transport may share it instead of copying every alloc.
 		var resp structs.NodeClientAllocsResponse
-		err := c.rpc.call(ctx, structs.RPCNodeGetClientAllocs, req, &resp)
+		err := c.rpc.callShared(ctx, structs.RPCNodeGetClientAllocs, req, &resp)
 		if ctx.Err() != nil {
 			return
 		}

@@ -24,4 +24,12 @@
 //
 // A partition cuts every connection: in-flight calls fail, later calls
 // fail at once, and forwarded calls find no path to the node, until Heal.
+//
+// A client that only reads a reply may ask for it shared instead
+// (Conn.RPCSharedReply, interfaces.SharedReplyRPCClient): step 5 then
+// hands it the server's answer itself, and one shared reply in eight is
+// kept with a wire copy and compared with it at the next shared reply
+// and at VerifyShared, so that a client that changed one is reported
+// (Config.SharedChanged; the world fails the run). Everything else about
+// the call, its trace included, is the same.
 package transport

@@ -1,0 +1,71 @@
+package transport
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/sim/trace"
+	"github.com/allocsim/allocsim/sim/vclock"
+	"github.com/shoenig/test/must"
+)
+
+// allocServer answers every pull with the same stored allocs, as the
+// simulated server does (never changing them).
+type allocServer struct{ allocs []*structs.Allocation }
+
+func (s allocServer) Call(_ context.Context, _ string, _, reply any) error {
+	r := reply.(*structs.NodeClientAllocsResponse)
+	r.Index = 3
+	r.Allocs = append([]*structs.Allocation(nil), s.allocs...)
+	return nil
+}
+
+// TestSharedReply: RPCSharedReply hands the caller the server's allocs
+// themselves, traced as a copied reply is; RPCContext copies them. A
+// caller that changes a sampled shared reply is reported at the next
+// shared reply (or VerifyShared), one that changes its own top-level
+// reply is not, and an unsampled reply is not checked.
+func TestSharedReply(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		stored := &structs.Allocation{ID: "a1", ClientStatus: "running", TaskStates: map[string]*structs.TaskState{
+			"web": {State: "running", Events: []*structs.TaskEvent{{Type: "Started", Details: map[string]string{}}}}}}
+		var changed []string
+		var shared, copied trace.Recorder
+		netFor := func(rec *trace.Recorder) *Network {
+			n, err := New(Config{Clock: vclock.New(t0), Server: allocServer{[]*structs.Allocation{stored}}, Trace: rec,
+				SharedChanged: func(msg string) { changed = append(changed, msg) }})
+			must.NoError(t, err)
+			return n
+		}
+		sn, cn := netFor(&shared), netFor(&copied)
+		sc, cc := sn.Dial("n1"), cn.Dial("n1")
+		pull := func(call func(context.Context, string, any, any) error) *structs.NodeClientAllocsResponse {
+			var r structs.NodeClientAllocsResponse
+			must.NoError(t, call(context.Background(), structs.RPCNodeGetClientAllocs, &structs.NodeClientAllocsRequest{NodeID: "n1"}, &r))
+			return &r
+		}
+		r := pull(sc.RPCSharedReply)
+		must.True(t, r.Allocs[0] == stored, must.Sprint("a shared reply is the server's alloc"))
+		c := pull(cc.RPCContext)
+		must.True(t, c.Allocs[0] != stored)
+		must.Eq(t, copied.Records(), shared.Records())
+
+		r.Allocs = nil // the caller's own reply value: not the server's
+		pull(sc.RPCSharedReply)
+		must.SliceEmpty(t, changed)
+
+		// Replies 2 to 8 are not sampled; the 9th is.
+		for range 6 {
+			pull(sc.RPCSharedReply)
+		}
+		ninth := pull(sc.RPCSharedReply)
+		ninth.Allocs[0].TaskStates["web"].Events[0].Details["x"] = "y"
+		sn.VerifyShared()
+		must.SliceLen(t, 1, changed)
+		must.StrContains(t, changed[0], "the client changed a Node.GetClientAllocs reply it had asked to share")
+		sn.VerifyShared() // reported once
+		must.SliceLen(t, 1, changed)
+	})
+}
