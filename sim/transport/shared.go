@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+
+	"github.com/allocsim/allocsim/model/structs"
 )
 
 // sharedCheckEvery: one shared reply in this many, the first included, is
@@ -23,11 +25,13 @@ func (c *Conn) RPCSharedReply(ctx context.Context, method string, args, reply an
 
 // sharedChecks holds the promise of shared replies to account: every
 // sharedCheckEvery-th shared reply of a network is kept with a wire copy
-// of it as it was delivered, and compared, again through a wire copy,
-// when the next shared reply is delivered and at VerifyShared. A client
-// that changed it is reported to Config.SharedChanged. Both copies are
-// what JSON makes of the reply, so what JSON does not keep as it is (an
-// int in an `any`) compares alike.
+// of it as it was delivered, and compared with it when the next shared
+// reply is delivered and at VerifyShared. A client that changed it is
+// reported to Config.SharedChanged. An alloc pull compares by the typed
+// structs.Allocation.SameJSON (what encodes alike is alike, so what JSON
+// does not keep as it is, an int in an `any`, compares alike); any other
+// reply, or a pull that compares different, is compared again through a
+// second wire copy with reflect.DeepEqual, which decides.
 type sharedChecks struct {
 	mu      sync.Mutex
 	n       uint64
@@ -67,6 +71,9 @@ func (n *Network) VerifyShared() {
 	if p == nil {
 		return
 	}
+	if sameJSONReply(p.reply.Interface(), p.copy) {
+		return
+	}
 	now, ok := wireSnapshot(p.reply.Interface())
 	if ok && reflect.DeepEqual(now, p.copy) {
 		return
@@ -74,6 +81,25 @@ func (n *Network) VerifyShared() {
 	if n.cfg.SharedChanged != nil {
 		n.cfg.SharedChanged(fmt.Sprintf("the client changed a %s reply it had asked to share (RPCSharedReply): a shared reply is the server's memory and must stay read-only", p.method))
 	}
+}
+
+// sameJSONReply reports whether an alloc pull's reply still encodes as
+// its snapshot did; false for any other reply (not decided here).
+func sameJSONReply(reply, snapshot any) bool {
+	r, ok := reply.(*structs.NodeClientAllocsResponse)
+	if !ok {
+		return false
+	}
+	s := snapshot.(*structs.NodeClientAllocsResponse)
+	if r.Index != s.Index || len(r.Allocs) != len(s.Allocs) {
+		return false
+	}
+	for i, a := range r.Allocs {
+		if !a.SameJSON(s.Allocs[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // wireSnapshot is a wire copy of the value v points to, or ok false when

@@ -29,7 +29,12 @@ func (s allocServer) Call(_ context.Context, _ string, _, reply any) error {
 // reply is not, and an unsampled reply is not checked.
 func TestSharedReply(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		stored := &structs.Allocation{ID: "a1", ClientStatus: "running", TaskStates: map[string]*structs.TaskState{
+		// An int in the job's Config: a wire copy makes it a float64, the
+		// typed comparison declines, and the second copy finds the reply
+		// unchanged.
+		job := &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g",
+			Tasks: []*structs.Task{{Name: "web", Config: map[string]any{"n": 1}}}}}}
+		stored := &structs.Allocation{ID: "a1", ClientStatus: "running", Job: job, TaskStates: map[string]*structs.TaskState{
 			"web": {State: "running", Events: []*structs.TaskEvent{{Type: "Started", Details: map[string]string{}}}}}}
 		var changed []string
 		var shared, copied trace.Recorder
@@ -67,5 +72,37 @@ func TestSharedReply(t *testing.T) {
 		must.StrContains(t, changed[0], "the client changed a Node.GetClientAllocs reply it had asked to share")
 		sn.VerifyShared() // reported once
 		must.SliceLen(t, 1, changed)
+		delete(ninth.Allocs[0].TaskStates["web"].Events[0].Details, "x")
+
+		// A change to the job is found too.
+		for range 7 {
+			pull(sc.RPCSharedReply)
+		}
+		seventeenth := pull(sc.RPCSharedReply)
+		seventeenth.Allocs[0].Job.TaskGroups[0].Tasks[0].Config["n"] = 2
+		sn.VerifyShared()
+		must.SliceLen(t, 2, changed)
 	})
+}
+
+// TestSameJSONReply: the typed comparison of an alloc pull with its wire
+// copy: alike when unchanged, different after a change, and declining
+// (false, for the second copy to decide) on a Config int, which the copy
+// turned into a float64.
+func TestSameJSONReply(t *testing.T) {
+	reply := func(cfg any) *structs.NodeClientAllocsResponse {
+		job := &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g", Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"k": cfg}}}}}}
+		return &structs.NodeClientAllocsResponse{Index: 3, Allocs: []*structs.Allocation{{ID: "a", Job: job,
+			TaskStates: map[string]*structs.TaskState{"t": {State: "running", Events: []*structs.TaskEvent{{Type: "Started", Details: map[string]string{}}}}}}}}
+	}
+	r := reply("1s")
+	snap, ok := wireSnapshot(r)
+	must.True(t, ok)
+	must.True(t, sameJSONReply(r, snap))
+	r.Allocs[0].TaskStates["t"].State = "dead"
+	must.False(t, sameJSONReply(r, snap))
+	r = reply(1)
+	snap, _ = wireSnapshot(r)
+	must.False(t, sameJSONReply(r, snap))
+	must.False(t, sameJSONReply(&structs.GenericResponse{}, snap))
 }
