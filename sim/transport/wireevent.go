@@ -21,20 +21,23 @@ var (
 // as a map[string]string, and the whole event through JSON when a string
 // is not valid UTF-8 (JSON replaces the bad bytes).
 func copyTaskEvent(dst, src reflect.Value, depth int) error {
-	var s *structs.TaskEvent
-	if src.CanAddr() {
-		s = src.Addr().Interface().(*structs.TaskEvent)
-	} else {
-		v := src.Interface().(structs.TaskEvent)
-		s = &v
-	}
-	d := dst.Addr().Interface().(*structs.TaskEvent)
+	s, d := addrOf[structs.TaskEvent](src), dst.Addr().Interface().(*structs.TaskEvent)
 	ok, err := cloneTaskEvent(d, s, depth)
 	if !ok {
 		*d = structs.TaskEvent{}
 		return jsonCopy(dst, src, depth)
 	}
 	return err
+}
+
+// addrOf is a pointer to src's value of type T: its address when it has
+// one, else a copy's (the copiers only read it).
+func addrOf[T any](src reflect.Value) *T {
+	if src.CanAddr() {
+		return src.Addr().Interface().(*T)
+	}
+	v := src.Interface().(T)
+	return &v
 }
 
 // cloneTaskEvent copies *s into the zero *d as copyTaskEvent does; ok is
@@ -68,13 +71,7 @@ func cloneTaskEvent(d, s *structs.TaskEvent, depth int) (ok bool, err error) {
 // JSON's decoder leaves, and the whole state through JSON when a string
 // or a time is one JSON does not keep as it is.
 func copyTaskState(dst, src reflect.Value, depth int) error {
-	var s *structs.TaskState
-	if src.CanAddr() {
-		s = src.Addr().Interface().(*structs.TaskState)
-	} else {
-		v := src.Interface().(structs.TaskState)
-		s = &v
-	}
+	s := addrOf[structs.TaskState](src)
 	if !utf8.ValidString(s.State) || !utf8.ValidString(string(s.Paused)) ||
 		!plainTime(s.LastRestart) || !plainTime(s.StartedAt) || !plainTime(s.FinishedAt) {
 		return jsonCopy(dst, src, depth)

@@ -32,14 +32,7 @@ const jobDepth = 8
 // through JSON as a whole, which gives the same value the reflective
 // copier's field-by-field JSON fallbacks give.
 func copyJob(dst, src reflect.Value, depth int) error {
-	var s *structs.Job
-	if src.CanAddr() {
-		s = src.Addr().Interface().(*structs.Job)
-	} else {
-		v := src.Interface().(structs.Job)
-		s = &v
-	}
-	d := dst.Addr().Interface().(*structs.Job)
+	s, d := addrOf[structs.Job](src), dst.Addr().Interface().(*structs.Job)
 	if depth+jobDepth >= maxWireDepth || !cloneJob(d, s, depth) {
 		*d = structs.Job{}
 		return jsonCopy(dst, src, depth)
@@ -62,17 +55,9 @@ func cloneJob(d, s *structs.Job, depth int) bool {
 		return false
 	}
 	*d = structs.Job{ID: s.ID, Name: s.Name, Namespace: s.Namespace, Type: s.Type, ParentID: s.ParentID, Dispatched: s.Dispatched}
-	if s.TaskGroups != nil {
-		d.TaskGroups = make([]*structs.TaskGroup, len(s.TaskGroups), grownCap(taskGroupSliceType, len(s.TaskGroups)))
-		for i, tg := range s.TaskGroups {
-			if tg == nil {
-				continue
-			}
-			d.TaskGroups[i] = new(structs.TaskGroup)
-			if !cloneTaskGroup(d.TaskGroups[i], tg, depth+2) {
-				return false
-			}
-		}
+	var ok bool
+	if d.TaskGroups, ok = clonePointers(s.TaskGroups, taskGroupSliceType, depth, cloneTaskGroup); !ok {
+		return false
 	}
 	if len(s.Meta) > 0 { // omitempty
 		m, ok := cloneStringMap(s.Meta)
@@ -95,6 +80,27 @@ func cloneJob(d, s *structs.Job, depth int) bool {
 		d.ParameterizedJob = c
 	}
 	return true
+}
+
+// clonePointers copies a slice of pointers to structs as JSON does: nil
+// stays nil, a nil element stays nil, each other element is a fresh
+// value cloned at depth+2 (the slice is entered at depth, its pointers at
+// depth+1), the slice at grownCap's capacity.
+func clonePointers[T any](in []*T, t reflect.Type, depth int, clone func(d, s *T, depth int) bool) ([]*T, bool) {
+	if in == nil {
+		return nil, true
+	}
+	out := make([]*T, len(in), grownCap(t, len(in)))
+	for i, s := range in {
+		if s == nil {
+			continue
+		}
+		out[i] = new(T)
+		if !clone(out[i], s, depth+2) {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // cloneStrings copies a []string as JSON does: nil stays nil, empty is
@@ -137,17 +143,9 @@ func cloneTaskGroup(d, s *structs.TaskGroup, depth int) bool {
 		}
 		d.RestartPolicy = c
 	}
-	if s.Tasks != nil {
-		d.Tasks = make([]*structs.Task, len(s.Tasks), grownCap(taskSliceType, len(s.Tasks)))
-		for i, t := range s.Tasks {
-			if t == nil {
-				continue
-			}
-			d.Tasks[i] = new(structs.Task)
-			if !cloneTask(d.Tasks[i], t, depth+2) {
-				return false
-			}
-		}
+	var ok bool
+	if d.Tasks, ok = clonePointers(s.Tasks, taskSliceType, depth, cloneTask); !ok {
+		return false
 	}
 	if s.Volumes != nil {
 		d.Volumes = make(map[string]*structs.VolumeRequest, len(s.Volumes))
