@@ -1,11 +1,8 @@
 package linearizability
 
 import (
-	"cmp"
 	"fmt"
-	"maps"
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -36,12 +33,7 @@ var benchClients = []struct {
 // half of them. seed fixes the history.
 func benchHistory(n int, seed uint64) Partition {
 	rng := rand.New(rand.NewPCG(seed, 0x600d))
-	type planned struct {
-		op  Op
-		at  int64 // linearization point
-		idx int
-	}
-	plan := make([]planned, 0, n)
+	plan := make([]plannedOp, 0, n)
 	next := make([]int64, len(benchClients)) // each client's next free instant
 	gen := 0
 	for len(plan) < n {
@@ -49,7 +41,7 @@ func benchHistory(n int, seed uint64) Partition {
 		call := next[c] + rng.Int64N(51)
 		ret := call + 1 + rng.Int64N(100)
 		next[c] = ret + 1
-		p := planned{op: Op{Client: c, Call: call, Return: ret}, at: call + rng.Int64N(ret-call+1), idx: len(plan)}
+		p := plannedOp{op: Op{Client: c, Call: call, Return: ret}, at: call + rng.Int64N(ret-call+1), takes: true}
 		if benchClients[c].aliases == nil {
 			m := map[string]string{}
 			if rng.IntN(10) != 0 {
@@ -64,29 +56,7 @@ func benchHistory(n int, seed uint64) Partition {
 		}
 		plan = append(plan, p)
 	}
-	byPoint := slices.Clone(plan)
-	slices.SortFunc(byPoint, func(a, b planned) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.idx, b.idx)) })
-	state := map[string]string{}
-	for _, p := range byPoint {
-		switch in := p.op.Input.(type) {
-		case SetMounts:
-			state = maps.Clone(in.Mounts)
-		case GetMounts:
-			missing, present := observe(state, in.Aliases)
-			seen := MountsSeen{Missing: missing}
-			if rng.IntN(2) == 0 {
-				seen.Sources = map[string]string{}
-				for _, a := range present {
-					seen.Sources[a] = state[a]
-				}
-			}
-			plan[p.idx].op.Output = seen
-		}
-	}
-	ops := make([]Op, len(plan))
-	for i, p := range plan {
-		ops[i] = p.op
-	}
+	ops := recordAtomic(plan, func() bool { return rng.IntN(2) == 0 })
 	return Partition{Key: "alloc/0", Ops: ops}
 }
 

@@ -1,10 +1,7 @@
 package linearizability
 
 import (
-	"cmp"
 	"fmt"
-	"maps"
-	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -40,17 +37,11 @@ func drawAliases(t *rapid.T, label string) []string {
 func TestPropertyAtomicHookResourcesAreOk(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 8).Draw(t, "ops")
-		type planned struct {
-			op    Op
-			at    int64 // linearization point
-			takes bool  // whether an open write takes effect
-			idx   int
-		}
-		plan := make([]planned, n)
+		plan := make([]plannedOp, n)
 		for i := range plan {
 			call := rapid.Int64Range(0, 40).Draw(t, "call")
 			ret := call + rapid.Int64Range(0, 20).Draw(t, "duration")
-			p := planned{idx: i, takes: true}
+			p := plannedOp{takes: true}
 			p.at = rapid.Int64Range(call, ret).Draw(t, "at")
 			p.op = Op{Client: i, Call: call, Return: ret}
 			if rapid.Bool().Draw(t, "set") {
@@ -64,31 +55,7 @@ func TestPropertyAtomicHookResourcesAreOk(t *testing.T) {
 			}
 			plan[i] = p
 		}
-		byPoint := slices.Clone(plan)
-		slices.SortFunc(byPoint, func(a, b planned) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.idx, b.idx)) })
-		state := map[string]string{}
-		for _, p := range byPoint {
-			switch in := p.op.Input.(type) {
-			case SetMounts:
-				if p.takes {
-					state = maps.Clone(in.Mounts)
-				}
-			case GetMounts:
-				missing, present := observe(state, in.Aliases)
-				seen := MountsSeen{Missing: missing}
-				if rapid.Bool().Draw(t, "sources") {
-					seen.Sources = map[string]string{}
-					for _, a := range present {
-						seen.Sources[a] = state[a]
-					}
-				}
-				plan[p.idx].op.Output = seen
-			}
-		}
-		ops := make([]Op, n)
-		for i, p := range plan {
-			ops[i] = p.op
-		}
+		ops := recordAtomic(plan, func() bool { return rapid.Bool().Draw(t, "sources") })
 		r, err := CheckHookResources([]Partition{{Key: "alloc/0", Ops: ops}}, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -65,16 +65,7 @@ func (e *TaskEvent) SameJSON(o *TaskEvent) bool {
 }
 
 func sameTaskStates(a, b map[string]*TaskState) bool {
-	if (a == nil) != (b == nil) || len(a) != len(b) {
-		return false
-	}
-	for name, s := range a {
-		o, ok := b[name]
-		if !ok || !s.SameJSON(o) {
-			return false
-		}
-	}
-	return true
+	return sameMapFunc(a, b, (*TaskState).SameJSON)
 }
 
 func (d *AllocDeploymentStatus) sameJSON(o *AllocDeploymentStatus) bool {
@@ -107,17 +98,10 @@ func (tg *TaskGroup) sameJSON(o *TaskGroup) bool {
 		return tg == o
 	}
 	if tg.Name != o.Name || tg.Count != o.Count || !tg.RestartPolicy.sameJSON(o.RestartPolicy) ||
-		!sameSlice(tg.Tasks, o.Tasks, (*Task).sameJSON) ||
-		(tg.Volumes == nil) != (o.Volumes == nil) || len(tg.Volumes) != len(o.Volumes) {
+		!sameSlice(tg.Tasks, o.Tasks, (*Task).sameJSON) {
 		return false
 	}
-	for alias, v := range tg.Volumes {
-		w, ok := o.Volumes[alias]
-		if !ok || !samePtr(v, w) {
-			return false
-		}
-	}
-	return true
+	return sameMapFunc(tg.Volumes, o.Volumes, samePtr[VolumeRequest])
 }
 
 func (p *RestartPolicy) sameJSON(o *RestartPolicy) bool {
@@ -154,16 +138,14 @@ func samePtr[T comparable](a, b *T) bool {
 	return *a == *b
 }
 
+// sameSlice and sameMapFunc: JSON tells a nil slice or map (null) from
+// an empty one.
 func sameSlice[T any](a, b []T, same func(x, y T) bool) bool {
-	if (a == nil) != (b == nil) || len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !same(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
+	return (a == nil) == (b == nil) && slices.EqualFunc(a, b, same)
+}
+
+func sameMapFunc[V any](a, b map[string]V, same func(x, y V) bool) bool {
+	return (a == nil) == (b == nil) && maps.EqualFunc(a, b, same)
 }
 
 func sameStrings(a, b []string) bool { return (a == nil) == (b == nil) && slices.Equal(a, b) }
@@ -200,16 +182,7 @@ func sameValue(a, b any) bool {
 		return ok && sameSlice(x, y, sameValue)
 	case map[string]any:
 		y, ok := b.(map[string]any)
-		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !sameValue(v, w) {
-				return false
-			}
-		}
-		return true
+		return ok && sameMapFunc(x, y, sameValue)
 	}
 	return false
 }
