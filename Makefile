@@ -24,12 +24,40 @@ test-clock:
 	cd third_party/clock && $(GO) test -count=1 ./...
 	@tmp=$$(mktemp -d) && sed '/^replace github.com\/benbjohnson\/clock /d' go.mod > $$tmp/go.mod && cp go.sum $$tmp/go.sum && \
 	  ALLOCSIM_UPSTREAM_CLOCK=1 GOFLAGS=-mod=mod $(GO) test -count=1 -short -modfile=$$tmp/go.mod \
-	    -run '^(TestWhichQueue|TestQueueNext|TestQueueSuspend|TestReplay|TestParkedSyncMatchesTicking|TestDET1RealClock)$$' ./sim/vclock ./sim; \
+	    -run '^(TestWhichQueue|TestQueueNext|TestQueueSuspend|TestReplay|TestParkedSyncMatchesTicking|TestTimePackageInStep|TestDET1ForeignClock)$$' ./sim/vclock ./sim; \
 	  rc=$$?; rm -rf $$tmp; exit $$rc
 
 ## race: every test under the race detector.
 race:
 	$(GO) test -count=1 -race $(PKGS)
+
+## replay-sweep: DET-4 under parallelism, not part of make test:
+## TestReplay (two runs of each seed, reference and minimal runners) over
+## REPLAY_SEEDS generated seeds (default 2000) at each GOMAXPROCS of
+## REPLAY_CPUS (go test -cpu; default 1 2 4), every trace written to
+## REPLAY_DIR/cpu<n> (default a temporary directory, removed when all
+## matched), then TestReplayDirs: every run of a seed byte-identical to its
+## first within a setting, and every trace to the same trace at the first
+## setting. About 3 minutes on 2 cores.
+REPLAY_SEEDS ?= 2000
+REPLAY_CPUS  ?= 1 2 4
+REPLAY_DIR   ?=
+.PHONY: replay-sweep
+replay-sweep:
+	@dir="$(REPLAY_DIR)"; if [ -z "$$dir" ]; then dir=$$(mktemp -d); tmp=1; else tmp=0; fi; \
+	  rc=0; dirs=; start=$$(date +%s); \
+	  for n in $(REPLAY_CPUS); do \
+	    rm -rf "$$dir/cpu$$n" && mkdir -p "$$dir/cpu$$n" || exit 1; \
+	    dirs="$$dirs$${dirs:+,}$$dir/cpu$$n"; t0=$$(date +%s); \
+	    echo "== GOMAXPROCS=$$n: TestReplay -seeds=$(REPLAY_SEEDS), traces in $$dir/cpu$$n"; \
+	    $(GO) test -count=1 -timeout 0 -cpu $$n ./sim -run '^TestReplay$$' -seeds=$(REPLAY_SEEDS) -trace.dir="$$dir/cpu$$n" || rc=1; \
+	    echo "   GOMAXPROCS=$$n took $$(( $$(date +%s) - t0 ))s"; \
+	  done; \
+	  echo "== every trace compared within and across GOMAXPROCS $(REPLAY_CPUS)"; \
+	  $(GO) test -count=1 -v ./sim -run '^TestReplayDirs$$' -replay.dirs="$$dirs" || rc=1; \
+	  echo "== replay-sweep: $(REPLAY_SEEDS) seeds x GOMAXPROCS $(REPLAY_CPUS) in $$(( $$(date +%s) - start ))s"; \
+	  if [ $$rc = 0 ] && [ $$tmp = 1 ]; then rm -rf "$$dir"; else echo "   traces kept in $$dir"; fi; \
+	  exit $$rc
 
 ## mutants: how soon the conformance suite catches each mutant, into
 ## reports/mutants.md (7 base seeds per mutant and property).

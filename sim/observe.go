@@ -38,14 +38,15 @@ var _ interfaces.StateUpdater = updaterTap{}
 // AllocStateUpdated observes the push, then hands it on, logging the
 // instants the client's updater was called and returned (synclog.go).
 func (u updaterTap) AllocStateUpdated(a *structs.Allocation) {
+	u.w.nudge()
 	u.w.observe(u, a)
 	id := ""
 	if a != nil {
 		id = a.ID
 	}
-	p := u.w.sync.pushBegin(u.inc, id, u.w.clk.Now())
+	p := u.w.sync.pushBegin(u.inc, id, u.w.now())
 	u.next.AllocStateUpdated(a)
-	u.w.sync.pushEnd(p, u.w.clk.Now())
+	u.w.sync.pushEnd(p, u.w.now())
 }
 
 func (u updaterTap) PutAllocation(a *structs.Allocation) error { return u.next.PutAllocation(a) }
@@ -83,7 +84,7 @@ func (w *World) observe(u updaterTap, a *structs.Allocation) {
 		return
 	}
 	c := a.CopySkipJob()
-	now := w.clk.Now()
+	now := w.now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	o := w.observed[a.ID]

@@ -27,6 +27,7 @@ func (inc *incarnation) live() bool { return inc.alive.Load() }
 // hold holds an injected call of a live incarnation at the gate.
 func (w *World) hold(inc *incarnation, key string) {
 	if inc.live() {
+		w.nudge()
 		w.gate.hold(key)
 	}
 }

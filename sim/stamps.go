@@ -8,17 +8,21 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 )
 
-// The DET-1 stamp check. A runner that reads a clock other than the
-// injected one (time.Now inside the bubble is synctest's fake clock, at
-// 2000-01-01, not the scenario's virtual time) is caught where the world
-// observes a pushed alloc: every stamp the world has not seen before for
-// that alloc (a task event's Time, a task state's StartedAt, FinishedAt
-// and LastRestart, the deployment status's Timestamp) must be the
-// virtual now of the instant it is pushed. That is exact, not a
-// tolerance: the clock moves only between settled instants, and SYNC-1
-// pushes every change at once, so a change made at an instant is pushed
-// at that instant (a push a step later within the instant carries the
-// same virtual time). The one sound exception is restored state: a
+// The stamp check: DET-1's clock rule and SYNC-1's "pushed at once". A
+// runner that reads a clock not in step with the world's is caught where
+// the world observes a pushed alloc: every stamp the world has not seen
+// before for that alloc (a task event's Time, a task state's StartedAt,
+// FinishedAt and LastRestart, the deployment status's Timestamp) must be
+// the virtual now of the instant it is pushed. The time package inside
+// the simulation is the bubble's clock, kept in step with the world's
+// (instep.go), so reading it is fine; a clock of its own (an offset, a
+// fixed instant, a clock built outside the run) is not. That is exact,
+// not a tolerance: the clock moves only between settled instants, and
+// SYNC-1 pushes every change at once, so a change made at an instant is
+// pushed at that instant (a push a step later within the instant carries
+// the same virtual time). A stamp of an earlier instant of the run is a
+// change pushed late: SYNC-1's verdict, not DET-1's. The one sound
+// exception is restored state: a
 // stamp pushed by incarnation n > 1 that is no later than the instant it
 // started and not before the run's start may come from the state DB
 // (made by an earlier incarnation and persisted, but never pushed, or
@@ -74,7 +78,7 @@ type stampOffense struct {
 	msg         string
 }
 
-// stampLog is the run's DET-1 stamp verdict: the first offense (the
+// stampLog is one of the run's stamp verdicts: the first offense (the
 // earliest instant, then by alloc, task and field, so it does not depend
 // on which goroutine pushed first) and how many there were.
 type stampLog struct {
@@ -175,17 +179,22 @@ func (w *World) checkStamp(p pushStamps, alloc, task string, ord int, what strin
 		want += fmt.Sprintf(" or, restored from an earlier incarnation, an instant from %s to %s",
 			instant(p.runStart), instant(p.incStart))
 	}
-	why := "the runner read a clock other than the injected one"
-	if !at.Before(p.runStart) && at.Before(p.now) {
-		why = "an earlier instant of the run: the runner pushed the change after the instant it made it (SYNC-1 pushes every change at once)"
-	}
 	loc := alloc
 	if task != "" {
 		loc += "/" + task
 	}
 	o := &stampOffense{now: p.now, alloc: alloc, task: task, ord: ord, what: what, got: instant(at),
-		msg: fmt.Sprintf("%s @%s: %s = %s, %s (%s)", loc, instant(p.now), what, instant(at), want, why)}
-	l := &w.stamps
+		msg: fmt.Sprintf("%s @%s: %s = %s, %s (the runner read a clock other than the injected one, or one not in step with it)",
+			loc, instant(p.now), what, instant(at), want)}
+	l := &w.stamps[stampClock]
+	if !at.Before(p.runStart) && at.Before(p.now) {
+		// A stamp of an earlier instant of the run: a change pushed
+		// after the instant it was made, a behaviour of SYNC-1, not a
+		// clock.
+		o.msg = fmt.Sprintf("%s @%s: %s = %s, pushed %s after the instant it was made; want it pushed at that instant (every change is pushed at once)",
+			loc, instant(p.now), what, instant(at), p.now.Sub(at))
+		l = &w.stamps[stampLate]
+	}
 	l.count++
 	if l.first == nil || o.before(l.first) {
 		l.first = o
@@ -197,23 +206,34 @@ func (o *stampOffense) before(p *stampOffense) bool {
 		cmp.Compare(o.ord, p.ord), cmp.Compare(o.what, p.what), cmp.Compare(o.got, p.got)) < 0
 }
 
-// reportStamps reports the run's DET-1 stamp verdict once, as a
-// violation; the world calls it when it observes the closing run.
+// The two verdicts of the stamp check.
+const (
+	stampClock = iota // DET-1: a stamp that is no instant of the run's past
+	stampLate         // SYNC-1: a stamp of an earlier instant, pushed late
+)
+
+// stampRule is each verdict's rule, as its message starts.
+var stampRule = [...]string{stampClock: "DET-1", stampLate: "SYNC-1"}
+
+// reportStamps reports the run's stamp verdicts once each, as
+// violations; the world calls it when it observes the closing run.
 func (w *World) reportStamps() {
-	w.mu.Lock()
-	l := &w.stamps
-	if l.reported || l.first == nil {
+	for kind := range w.stamps {
+		w.mu.Lock()
+		l := &w.stamps[kind]
+		if l.reported || l.first == nil {
+			w.mu.Unlock()
+			continue
+		}
+		l.reported = true
+		first, n := l.first, l.count
 		w.mu.Unlock()
-		return
+		count := "the only such stamp in the run"
+		if n > 1 {
+			count = fmt.Sprintf("the first of %d such stamps in the run", n)
+		}
+		// Flushed first, so the violation follows this instant's records.
+		w.rec.Flush()
+		w.violation("%s (runner %q, seed %d): %s; %s", stampRule[kind], w.cfg.Factory.Name, w.sc.Seed, first.msg, count)
 	}
-	l.reported = true
-	first, n := l.first, l.count
-	w.mu.Unlock()
-	count := "the only such stamp in the run"
-	if n > 1 {
-		count = fmt.Sprintf("the first of %d such stamps in the run", n)
-	}
-	// Flushed first, so the violation follows this instant's records.
-	w.rec.Flush()
-	w.violation("DET-1 (runner %q, seed %d): %s; %s", w.cfg.Factory.Name, w.sc.Seed, first.msg, count)
 }

@@ -84,7 +84,8 @@ func TestBlockedPushes(t *testing.T) {
 			}
 		}
 		must.True(t, found, must.Sprint("the blocked push returned late"))
-		// The delayed pushes carry stamps of earlier instants.
-		must.ErrorContains(t, w.Close(), "DET-1")
+		// The delayed pushes carry stamps of earlier instants: late
+		// pushes (SYNC-1).
+		must.ErrorContains(t, w.Close(), "SYNC-1 (runner \"sync-blocking-producer\"")
 	})
 }

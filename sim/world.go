@@ -13,6 +13,7 @@ import (
 	"github.com/allocsim/allocsim/impl/hookstats/hookstatstest"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/internal/bubbletime"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/sim/csi"
@@ -117,8 +118,12 @@ type World struct {
 	node   *interfaces.ClientConfig
 	logger *slog.Logger
 	watch  *worldWatch // what the stall watchdog reads (watch.go)
-	hooks  hookLog     // port calls and metric emissions (hooktime.go)
-	sync   syncLog     // UpdateAlloc calls, first contacts, pushes (synclog.go)
+	// bubble sleeps the synctest bubble's own clock in step with clk,
+	// offset behind it (instep.go); nil outside a bubble.
+	bubble *bubbletime.Waiter
+	offset time.Duration
+	hooks  hookLog // port calls and metric emissions (hooktime.go)
+	sync   syncLog // UpdateAlloc calls, first contacts, pushes (synclog.go)
 
 	mu         sync.Mutex
 	db         interfaces.StateDB
@@ -126,8 +131,8 @@ type World struct {
 	incN       int
 	retired    []*incarnation
 	observed   map[string]*observedAlloc
-	dirty      []string // IDs of the observed allocs pushed since the last trace (observe.go)
-	stamps     stampLog // the DET-1 stamp check's verdict (stamps.go)
+	dirty      []string    // IDs of the observed allocs pushed since the last trace (observe.go)
+	stamps     [2]stampLog // the stamp check's verdicts, DET-1 and SYNC-1 (stamps.go)
 	violations []string
 	jump       time.Duration
 	agenda     []agendaItem
@@ -167,6 +172,7 @@ func New(cfg Config) (*World, error) {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	w.clk.SetBarrier(synctest.Wait)
+	w.alignBubble()
 	w.gate = newGate(seeds.Stream(sc.Seed, "schedule"))
 	if err := w.build(); err != nil {
 		return nil, err

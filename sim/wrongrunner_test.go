@@ -57,12 +57,27 @@ func runningAlloc(cfg *interfaces.Config, startedAt time.Time, events ...*struct
 	return a
 }
 
-// realClock stamps "Task Setup" and StartedAt with time.Now, which inside
-// the bubble is synctest's fake clock (2000-01-01), not the world's.
-var realClock = wrongFactory("realclock", func(cfg *interfaces.Config) *structs.Allocation {
-	return runningAlloc(cfg, time.Now(),
+// timePackage stamps with time.Now and waits with time.Sleep, never the
+// injected clock: inside the simulation the time package is the
+// bubble's clock, kept in step with the world's (instep.go). began
+// keeps the injected clock's instant at which each alloc's Run began.
+var (
+	began       sync.Map // alloc ID -> time.Time
+	timePackage = wrongFactory("timepackage", func(cfg *interfaces.Config) *structs.Allocation {
+		began.Store(cfg.Alloc.ID, cfg.Clock.Now())
+		time.Sleep(300 * time.Millisecond)
+		return runningAlloc(cfg, time.Now(),
+			structs.NewTaskEvent(structs.TaskReceived, time.Now()),
+			structs.NewTaskEvent(structs.TaskSetup, time.Now()))
+	})
+)
+
+// foreignClock stamps "Task Setup" and StartedAt with a clock of its
+// own, an hour behind the world's.
+var foreignClock = wrongFactory("foreignclock", func(cfg *interfaces.Config) *structs.Allocation {
+	return runningAlloc(cfg, time.Now().Add(-time.Hour),
 		structs.NewTaskEvent(structs.TaskReceived, cfg.Clock.Now()),
-		structs.NewTaskEvent(structs.TaskSetup, time.Now()))
+		structs.NewTaskEvent(structs.TaskSetup, time.Now().Add(-time.Hour)))
 })
 
 // latePush reads the injected clock but pushes its change a second
@@ -87,20 +102,44 @@ var mapOrder = wrongFactory("maporder", func(cfg *interfaces.Config) *structs.Al
 
 func twoAllocs() scenario.Scenario { return simpleScenario(nil, simpleJob("j1", 2, nil)) }
 
-// TestDET1RealClock: a runner stamping with time.Now is reported once, at
-// Close, as DET-1 with the first offending stamp and the count.
-func TestDET1RealClock(t *testing.T) {
+// TestTimePackageInStep: a runner on the time package sees the world's
+// now, and its sleeps take their virtual duration: its stamps pass the
+// DET-1 check, and the world observes its push at the instant it made it.
+func TestTimePackageInStep(t *testing.T) {
 	Test(t, WatchConfig{}, func(t *testing.T) {
 		sc := twoAllocs()
-		w, err := Run(Config{Scenario: sc, Factory: realClock})
+		must.True(t, time.Now().Before(sc.Start), must.Sprint("the bubble starts at its own epoch"))
+		w, err := Run(Config{Scenario: sc, Factory: timePackage})
+		must.NoError(t, err)
+		n := 0
+		for _, r := range w.Trace().Records() {
+			if r.Kind != trace.KindTaskEvent || !strings.Contains(r.Msg, "Task Setup") {
+				continue
+			}
+			at, ok := began.Load(r.Alloc)
+			must.True(t, ok)
+			must.Eq(t, 300*time.Millisecond, r.At.Sub(at.(time.Time)), must.Sprint("the sleep's virtual duration"))
+			n++
+		}
+		must.Eq(t, 2, n, must.Sprint(w.Trace().Tail(30)))
+	})
+}
+
+// TestDET1ForeignClock: a runner stamping with a clock of its own is
+// reported once, at Close, as DET-1 with the first offending stamp and
+// the count.
+func TestDET1ForeignClock(t *testing.T) {
+	Test(t, WatchConfig{}, func(t *testing.T) {
+		sc := twoAllocs()
+		w, err := Run(Config{Scenario: sc, Factory: foreignClock})
 		must.NotNil(t, w)
 		must.Error(t, err)
 		v := w.Violations()
 		must.SliceLen(t, 1, v, must.Sprint(v))
 		t.Logf("DET-1 diagnostic:\n%s", v[0])
-		for _, want := range []string{`DET-1 (runner "realclock", seed 7): `, `/t1 @2024-06-14T08:55:`,
-			`: TaskEvent "Task Setup".Time = 2000-01-01T`, `, want the world's virtual now 2024-06-14T08:55:`,
-			`(the runner read a clock other than the injected one)`, `; the first of 4 such stamps in the run`} {
+		for _, want := range []string{`DET-1 (runner "foreignclock", seed 7): `, `/t1 @2024-06-14T08:55:`,
+			`: TaskEvent "Task Setup".Time = 2024-06-14T07:55:`, `, want the world's virtual now 2024-06-14T08:55:`,
+			`(the runner read a clock other than the injected one, or one not in step with it)`, `; the first of 4 such stamps in the run`} {
 			must.StrContains(t, v[0], want)
 		}
 		must.StrContains(t, err.Error(), v[0])
@@ -115,17 +154,18 @@ func TestDET1RealClock(t *testing.T) {
 	})
 }
 
-// TestDET1LatePush: a stamp of an earlier instant is named as a late push.
-func TestDET1LatePush(t *testing.T) {
+// TestSYNC1LatePush: a stamp of an earlier instant is a late push,
+// SYNC-1's verdict, not a clock's.
+func TestSYNC1LatePush(t *testing.T) {
 	Test(t, WatchConfig{}, func(t *testing.T) {
 		w, err := Run(Config{Scenario: twoAllocs(), Factory: latePush})
 		must.NotNil(t, w)
 		must.Error(t, err)
 		v := w.Violations()
 		must.SliceLen(t, 1, v, must.Sprint(v))
-		must.StrContains(t, v[0], `DET-1 (runner "latepush", seed 7): `)
+		must.StrContains(t, v[0], `SYNC-1 (runner "latepush", seed 7): `)
 		must.StrContains(t, v[0], `: TaskEvent "Received".Time = 2024-06-14T08:55:`)
-		must.StrContains(t, v[0], "(an earlier instant of the run: the runner pushed the change after the instant it made it")
+		must.StrContains(t, v[0], ", pushed 1s after the instant it was made; want it pushed at that instant")
 	})
 }
 
@@ -161,7 +201,7 @@ func TestDET1Restored(t *testing.T) {
 		v := w.Violations()
 		must.SliceLen(t, 1, v, must.Sprint(v))
 		must.StrContains(t, v[0], `: TaskEvent "Started".Time = 2024-06-14T07:55:00Z, want the world's virtual now 2024-06-14T08:55:35`)
-		must.StrContains(t, v[0], " or, restored from an earlier incarnation, an instant from 2024-06-14T08:55:00Z to 2024-06-14T08:55:35Z (the runner read a clock other than the injected one)")
+		must.StrContains(t, v[0], " or, restored from an earlier incarnation, an instant from 2024-06-14T08:55:00Z to 2024-06-14T08:55:35Z (the runner read a clock other than the injected one, or one not in step with it)")
 		must.StrContains(t, v[0], "; the only such stamp in the run")
 		t.Logf("DET-1 diagnostic after a restart:\n%s", v[0])
 	})
