@@ -175,8 +175,9 @@ func (w *World) shutdown(inc *incarnation) {
 // other goroutine settled, none of theirs may remain.
 func (w *World) checkRetired(retired []*incarnation) {
 	for _, inc := range retired {
-		if n := liveGoroutines(inc.label); n != 0 {
-			w.violation("client incarnation %d left %d goroutines after Shutdown returned", inc.n, n)
+		if n, groups := leftGoroutines(inc.label); n != 0 {
+			w.violation("client incarnation %d left %d goroutines after Shutdown returned, want none (a goroutine the runner started and never stopped): %s",
+				inc.n, n, strings.Join(groups, "; "))
 		}
 	}
 }

@@ -118,6 +118,27 @@ func (e *ReplayError) Failure() Failure {
 	return Failure{Scenario: e.Scenario, Violation: e.Violation(), Replay: e.Replay}
 }
 
+// CompareRuns is DET-4 over two runs of one scenario made elsewhere
+// (each in a bubble of its own, as the suite makes them): nil if their
+// traces are byte-identical, else the ReplayError naming the first
+// differing record of both (Run 2), for runner and sc.
+func CompareRuns(runner string, sc scenario.Scenario, first, second []trace.Record) *ReplayError {
+	d := diffTraces(encodeRecords(first), encodeRecords(second))
+	if d != nil {
+		d.Scenario, d.Runner, d.Run = sc, runner, 2
+	}
+	return d
+}
+
+func encodeRecords(recs []trace.Record) []byte {
+	var b bytes.Buffer
+	for _, r := range recs {
+		b.WriteString(r.String())
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
 // diffTraces finds the first line where a and b differ; nil if they are
 // equal. Only the position and the lines are filled in.
 func diffTraces(a, b []byte) *ReplayError {

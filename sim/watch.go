@@ -30,6 +30,12 @@ type WatchConfig struct {
 	// ReplayCommand); the diagnosis ends with it for the stalled world's
 	// seed. Nil means a `go test -run` command for the test.
 	Replay func(seed uint64) string
+	// Leaked, if set, is told of the goroutines the body left blocked in
+	// the bubble when it returned (each described by what it waits for,
+	// where, and where it was started); nil means Test fails t with them.
+	// Nothing will ever wake them: they stay parked, and the test goes
+	// on.
+	Leaked func(goroutines []string)
 }
 
 // Test runs body in a testing/synctest bubble of its own, like
@@ -41,7 +47,10 @@ type WatchConfig struct {
 // runner, seed, virtual time and last settled step, why, and the stacks
 // of the bubble's goroutines, those waiting for a sync lock first) and
 // ends the process with exit status 2: a wedged bubble cannot be unwound.
-// Every simulated run of the suite goes through Test.
+// Goroutines the body leaves blocked in the bubble when it returns
+// (which synctest.Test reports by panicking) are recovered from and
+// reported (WatchConfig.Leaked), so one leaking run does not end the
+// process. Every simulated run of the suite goes through Test.
 func Test(t *testing.T, cfg WatchConfig, body func(t *testing.T)) {
 	t.Helper()
 	stall, err := watchdog.Stall(cfg.Stall)
@@ -54,12 +63,32 @@ func Test(t *testing.T, cfg WatchConfig, body func(t *testing.T)) {
 		stop()
 		bubbles.forget(b)
 	}()
-	synctest.Test(t, func(t *testing.T) {
-		b.id.Store(watchdog.Bubble())
-		bubbles.watch(b)
-		defer b.bodyDone.Store(true)
-		body(t)
-	})
+	var left []string
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if !strings.HasPrefix(fmt.Sprint(r), bubbleDeadlock) {
+					panic(r)
+				}
+				left = leftInBubble(b.id.Load())
+			}
+		}()
+		synctest.Test(t, func(t *testing.T) {
+			b.id.Store(watchdog.Bubble())
+			bubbles.watch(b)
+			defer b.bodyDone.Store(true)
+			body(t)
+		})
+	}()
+	if left == nil {
+		return
+	}
+	if cfg.Leaked != nil {
+		cfg.Leaked(left)
+		return
+	}
+	t.Errorf("%d goroutines of the run were left blocked after it ended, want none (goroutines the runner started and never stopped):\n\t%s",
+		len(left), strings.Join(left, "\n\t"))
 }
 
 // bubbles are the bubbles Test watches, by bubble number (unique in the

@@ -1,0 +1,48 @@
+package sim
+
+import (
+	"strings"
+
+	"github.com/allocsim/allocsim/sim/trace"
+)
+
+// clientRejections are the server's answers to a Node.UpdateAlloc whose
+// request the client got wrong (SYNC-4's checks that depend on what the
+// client sends; a node's status is the server's business and is not
+// among them). A faultless client never gets one, so the world reports
+// them as the runner's: the harness's own checks must not be what fails
+// on a rejected history (linearizability budgets) with the cause lost.
+var clientRejections = []string{"must update at least one allocation", "missing node ID", "evals field must not be set"}
+
+// isClientRejection reports whether err is one of clientRejections or
+// SYNC-4's "node <id> not found".
+func isClientRejection(err string) bool {
+	for _, r := range clientRejections {
+		if strings.HasSuffix(err, r) {
+			return true
+		}
+	}
+	return strings.HasPrefix(err, "node ") && strings.HasSuffix(err, " not found")
+}
+
+// reportRejections is the world's verdict on the server's rejections of
+// the client's updates, once at Close: how many of its Node.UpdateAlloc
+// calls the server rejected, with the first one's instant and error.
+func (w *World) reportRejections() {
+	calls := w.SyncCalls(0)
+	n, first := 0, -1
+	for i, c := range calls {
+		if c.Returned && isClientRejection(c.Err) {
+			if n++; first < 0 {
+				first = i
+			}
+		}
+	}
+	if n == 0 {
+		return
+	}
+	c := calls[first]
+	w.violation("SYNC-4 (runner %q, seed %d): the server rejected %d of the client's %d Node.UpdateAlloc calls, the first at %s with %q, want none (a rejected update stores nothing: what the runner pushes must carry what the server checks, e.g. the alloc's NodeID)",
+		w.cfg.Factory.Name, w.sc.Seed, n, len(calls), c.Return.UTC().Format(trace.TimeFormat), c.Err)
+}
+
