@@ -45,4 +45,3 @@ func (w *World) reportRejections() {
 	w.violation("SYNC-4 (runner %q, seed %d): the server rejected %d of the client's %d Node.UpdateAlloc calls, the first at %s with %q, want none (a rejected update stores nothing: what the runner pushes must carry what the server checks, e.g. the alloc's NodeID)",
 		w.cfg.Factory.Name, w.sc.Seed, n, len(calls), c.Return.UTC().Format(trace.TimeFormat), c.Err)
 }
-
