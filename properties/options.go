@@ -56,6 +56,7 @@ type config struct {
 	stall       time.Duration
 	pkg         string
 	freeRunning bool
+	rerun       int
 	errs        []error
 }
 
@@ -151,6 +152,15 @@ func WithShard(i, n int) Option {
 // the world's holds serialise). Runs are then not reproducible: use it to
 // find data races from a seed, not to replay verdicts.
 func WithFreeRunning() Option { return func(c *config) { c.freeRunning = true } }
+
+// WithRerun sets the determinism check (DET-4): every n-th check of each
+// property runs twice and the two traces must be byte-identical (1: every
+// check; the default is DefaultRerun, one in four; negative: none). A
+// failing check is always rerun before it is reported.
+func WithRerun(n int) Option { return func(c *config) { c.rerun = n } }
+
+// DefaultRerun is how often a check runs twice by default: one in four.
+const DefaultRerun = prop.DefaultRerun
 
 // WithArtifactDir writes failing runs' traces and scenarios under dir
 // (Run's default is t.ArtifactDir()).

@@ -35,6 +35,11 @@ func Run(t *testing.T, factory interfaces.Factory, opts ...Option) {
 	budget := newBudget(c.budget, len(props))
 	matching := c.matching()
 	t.Attr(AttrProperties, fmt.Sprint(len(matching)))
+	ids := make([]string, len(matching))
+	for i, p := range matching {
+		ids[i] = p.ID
+	}
+	t.Attr(AttrPlan, strings.Join(ids, ","))
 	if vclock.Forked() {
 		t.Attr(AttrClock, "fork")
 	} else {
@@ -105,6 +110,7 @@ func (c config) explore(f interfaces.Factory, deadline time.Time, dir string, re
 		Factory: f, Checks: c.checks, Base: c.base, Seed: c.seed, SeedsFrom: c.seedsFrom, SeedsTo: c.seedsTo,
 		Faults: c.faults, Deadline: deadline,
 		ShrinkRuns: c.shrinkRuns, ArtifactDir: dir, Replay: replay, Stall: c.stall, FreeRunning: c.freeRunning,
+		Rerun: c.rerun,
 	}
 }
 
@@ -179,6 +185,10 @@ const (
 	// AttrProperties, on Run's own test: how many property subtests it
 	// runs (not applicable ones included).
 	AttrProperties = "allocsim.properties"
+	// AttrPlan, on Run's own test: the IDs of those properties, in the
+	// order they run, comma-separated: a tool that sees the binary die
+	// runs the rest in a new one (conform run).
+	AttrPlan = "allocsim.plan"
 	// AttrClock, on Run's own test: "fork" when the build links the
 	// heap-ordered clock fork, "upstream" when it runs on upstream's Mock
 	// (DESIGN-CLOCK.md).

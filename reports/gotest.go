@@ -21,6 +21,7 @@ const (
 	attrSeed      = "allocsim.seed"
 	attrTotal     = "allocsim.properties"
 	attrRunning   = "allocsim.running"
+	attrPlan      = "allocsim.plan"
 )
 
 // testEvent is one line of `go test -json` (cmd/test2json).
@@ -45,6 +46,9 @@ type SuiteRun struct {
 	// Total is how many property subtests the root announced (0: it did
 	// not say).
 	Total int
+	// Plan are the IDs of those properties in the order they run (nil:
+	// it did not say).
+	Plan []string
 }
 
 // TestOutput is a parsed `go test -json` stream of the suite.
@@ -143,10 +147,12 @@ func (tp *TestParser) Line(b []byte) (done *Property) {
 			p.Elapsed = time.Duration(e.Elapsed * float64(time.Second))
 			if p.Status == Fail {
 				parseFailure(p, tp.lines[key])
-				if p.Violation == "" {
+				if p.Violation == "" || p.Check == 0 {
 					// Not the suite's failure: the binary died in
 					// the check it was in (test2json fails a test
-					// still running when the binary exits).
+					// still running when the binary exits), maybe
+					// after the stall watchdog printed its
+					// diagnosis (which has no check).
 					p.Check, p.Seed = runningCheck(tp.running[key])
 				}
 			}
@@ -157,6 +163,8 @@ func (tp *TestParser) Line(b []byte) (done *Property) {
 		}
 	case e.Test == root && (e.Action == "pass" || e.Action == "fail"):
 		tp.runs[root].Passed = e.Action == "pass"
+	case e.Test == root && e.Action == "attr" && e.Key == attrPlan:
+		tp.runs[root].Plan = strings.Split(e.Value, ",")
 	case e.Test == root && e.Action == "attr" && e.Key == attrTotal:
 		tp.runs[root].Total, _ = strconv.Atoi(e.Value)
 		tp.announced = tp.runs[root].Total

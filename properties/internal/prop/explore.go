@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/sim"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
 	"github.com/allocsim/allocsim/sim/seeds"
@@ -45,6 +46,25 @@ type Config struct {
 	// the runner's goroutines race freely within an instant, for the
 	// race detector; runs are no longer reproducible.
 	FreeRunning bool
+	// Rerun is the determinism check (DET-4): every Rerun-th check (the
+	// 1st, the Rerun+1-th, ...) runs twice and the two traces must be
+	// byte-identical; 1 reruns every check, zero means DefaultRerun,
+	// negative none. A failing check is always rerun before it is
+	// reported, so that no replay command claims what a rerun does not
+	// reproduce. FreeRunning runs are never compared.
+	Rerun int
+}
+
+// DefaultRerun is Config.Rerun's default: one check in four runs twice.
+const DefaultRerun = 4
+
+// rerun reports whether check i (0-based) runs twice.
+func (c Config) rerun(i int) bool {
+	n := c.Rerun
+	if n == 0 {
+		n = DefaultRerun
+	}
+	return n > 0 && i%n == 0 && !c.FreeRunning
 }
 
 // Result is one property's verdict.
@@ -60,6 +80,9 @@ type Result struct {
 	Truncated bool
 	// Elapsed is the real time it took.
 	Elapsed time.Duration
+	// Reruns is how many checks ran a second time to compare traces
+	// (Config.Rerun).
+	Reruns int
 }
 
 // Passed reports whether the property held.
@@ -107,8 +130,18 @@ func Explore(t *testing.T, p Property, cfg Config) Result {
 		t.Attr(AttrRunning, fmt.Sprintf("%d %d", i+1, seed))
 		d := seedDrawer(seed)
 		sc := draw(p, d, env, seed)
-		out := Execute(t, RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning})
+		rc := RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning}
+		out := Execute(t, rc)
 		res.Checks++
+		nondeterministic := false
+		if out.Harness == nil && (out.Failed() && !cfg.FreeRunning || cfg.rerun(i)) {
+			res.Reruns++
+			if again := Execute(t, rc); again.Harness == nil {
+				if d := sim.CompareRuns(cfg.Factory.Name, sc, out.Trace, again.Trace); d != nil {
+					out, nondeterministic = nondeterminism(out, d), true
+				}
+			}
+		}
 		if out.Harness != nil {
 			res.Harness = out.Harness
 			break
@@ -125,7 +158,10 @@ func Explore(t *testing.T, p Property, cfg Config) Result {
 		if cfg.Replay != nil {
 			f.Replay = cfg.Replay(seed)
 		}
-		shrinkFailure(t, f, d.Choices(), env, cfg)
+		if !nondeterministic {
+			// A run that a rerun does not reproduce cannot be shrunk.
+			shrinkFailure(t, f, d.Choices(), env, cfg)
+		}
 		writeArtifacts(f, cfg.ArtifactDir)
 		res.Failure = f
 		break
@@ -220,4 +256,20 @@ func writeArtifacts(f *Failure, dir string) {
 			write(".shrunk"+suffix, f.ShrunkOutcome.Attachments[suffix])
 		}
 	}
+}
+
+// nondeterminism is the outcome of a check whose rerun's trace differs
+// from its first run's: DET-4 at the first differing record, whatever
+// else the first run found (a failure a rerun does not reproduce has no
+// replay).
+func nondeterminism(out Outcome, d *sim.ReplayError) Outcome {
+	before := min(max(d.Line-1, 0), len(out.Trace))
+	at := out.End
+	if before < len(out.Trace) {
+		at = out.Trace[before].At
+	} else if before > 0 {
+		at = out.Trace[before-1].At
+	}
+	return Outcome{Violations: []Violation{{At: at, World: d.Violation()}}, Trace: out.Trace, Before: before,
+		End: out.End, Steps: out.Steps, Attachments: out.Attachments}
 }

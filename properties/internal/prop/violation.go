@@ -19,6 +19,11 @@ type Violation struct {
 	Alloc, Name, Task string
 	// What is the observed quantity; Got and Want its values.
 	What, Got, Want string
+	// World, when set, is a verdict of the world's own checks of every
+	// run (DET-1 stamps, SYNC-1 late pushes, goroutines left, DET-4),
+	// complete in itself: it names its rule, the runner, the seed, where
+	// and both sides. It is printed as is, after the instant.
+	World string
 }
 
 // String is "<alloc>/<task> @<virtual time (local time zone)>: <what> =
@@ -36,6 +41,10 @@ func (x Violation) String() string {
 		fmt.Fprintf(&b, "%s ", short(x.Alloc))
 	}
 	fmt.Fprintf(&b, "@%s", When(x.At, x.Zone))
+	if x.World != "" {
+		fmt.Fprintf(&b, ": %s", x.World)
+		return b.String()
+	}
 	fmt.Fprintf(&b, ": %s = %s, want %s", x.What, x.Got, x.Want)
 	return b.String()
 }
@@ -60,4 +69,14 @@ func short(id string) string {
 		return id[:8]
 	}
 	return id
+}
+
+// Rule is the rule a world verdict names first ("DET-1", "SYNC-1"), or
+// "" for a checker's violation.
+func (x Violation) Rule() string {
+	if x.World == "" {
+		return ""
+	}
+	rule, _, _ := strings.Cut(x.World, " ")
+	return rule
 }

@@ -117,6 +117,9 @@ func (c Config) Replay(name string, args []string, stdout, stderr io.Writer) err
 		// The test binary died in the run (a runner's own goroutine
 		// panicked): there is no trace to show.
 		fmt.Fprintln(stdout, "(no timeline: the run ended the test binary before its trace was written)")
+		if p.Message != "" {
+			fmt.Fprintf(stdout, "--- what the test binary printed\n%s\n", p.Message)
+		}
 	case err != nil:
 		return cli.Tool(fmt.Errorf("the replay's trace: %w", err))
 	default:

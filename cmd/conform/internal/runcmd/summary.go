@@ -57,8 +57,15 @@ func writeSummary(w io.Writer, run reports.Run) error {
 	}
 	_ = tw.Flush()
 	for _, r := range run.Runners {
+		for i, c := range r.Causes() {
+			fmt.Fprintf(&b, "\nCAUSE %d of %s: one violation failed %d properties (%s)\n  %s\n",
+				i+1, r.Name, len(c.Properties), strings.Join(c.Properties, ", "), c.Violation)
+		}
 		for _, p := range r.Failures() {
 			writeFailure(&b, r, p)
+		}
+		if n := notRun(r); n > 0 {
+			fmt.Fprintf(&b, "\nNOT RUN %s: %d properties\n", r.Name, n)
 		}
 	}
 	fmt.Fprintf(&b, "\n%d of %d runners met their expectation", met, len(run.Runners))
@@ -95,7 +102,19 @@ func writeFailure(b *strings.Builder, r reports.Runner, p reports.Property) {
 		fmt.Fprintf(b, "  suite error: %s\n", indentRest(firstLines(p.Message, 12), "  "))
 		return
 	}
-	fmt.Fprintf(b, "  violation: %s\n", p.Violation)
+	if strings.HasPrefix(p.Violation, "DET-3: ") || strings.HasPrefix(p.Violation, "the runner hit a fatal error") {
+		// The binary's own diagnosis (stacks), from the check's seed.
+		fmt.Fprintf(b, "  violation: %s\n  seed:      %d (check %d)\n  diagnosis: %s\n", p.Violation, p.Seed, p.Check, indentRest(firstLines(p.Message, 60), "    "))
+		if p.Replay != "" {
+			fmt.Fprintf(b, "  replay:    %s\n", p.Replay)
+		}
+		return
+	}
+	if _, i, ok := r.CauseOf(p.ID); ok {
+		fmt.Fprintf(b, "  violation: cause %d above, here: %s\n", i, p.Violation)
+	} else {
+		fmt.Fprintf(b, "  violation: %s\n", p.Violation)
+	}
 	fmt.Fprintf(b, "  seed:      %d (check %d)\n", p.Seed, p.Check)
 	if p.Scenario != "" {
 		fmt.Fprintf(b, "  %s\n", indentRest(p.Scenario, "    "))
@@ -117,4 +136,15 @@ func firstLines(s string, n int) string {
 		lines = append(lines[:n], "...")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// notRun is how many of r's properties did not run.
+func notRun(r reports.Runner) int {
+	n := 0
+	for _, p := range r.Properties {
+		if p.Status == reports.NotRun {
+			n++
+		}
+	}
+	return n
 }

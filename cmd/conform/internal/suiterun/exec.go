@@ -55,9 +55,66 @@ func (p Plan) args(b binary, t Target) []string {
 
 // check runs target t's test binary through test2json and reads its
 // results; emit is called when the suite says how many properties it
-// runs and per finished property.
+// runs and per finished property. A binary that dies in a property (a
+// panic on a runner's goroutine, the stall watchdog's exit, a fatal
+// error) fails that property with what it printed, and a new binary runs
+// the properties it had not reached, so every property of the plan is
+// accounted for (run, or not run with why).
 func (p Plan) check(ctx context.Context, b binary, t Target, emit func(Event)) (reports.Runner, error) {
 	r := reports.Runner{Name: t.Name, Profile: t.Profile, ExpectFail: t.ExpectFail}
+	if r.Profile == "" {
+		r.Profile = runners.ProfileFull
+	}
+	var plan []string
+	done := map[string]bool{}
+	run := p
+	for attempt := 0; ; attempt++ {
+		res, err := run.checkOnce(ctx, b, t, emit, attempt == 0)
+		if err != nil {
+			return r, err
+		}
+		if plan == nil {
+			plan = res.plan
+		}
+		for _, pr := range res.props {
+			if !done[pr.ID] {
+				done[pr.ID] = true
+				r.Properties = append(r.Properties, pr)
+			}
+		}
+		var rest []string
+		for _, id := range plan {
+			if !done[id] {
+				rest = append(rest, id)
+			}
+		}
+		if !res.died || len(rest) == 0 || attempt >= len(plan) {
+			if res.waitErr != nil && r.Conforms() && len(rest) == 0 {
+				return r, fmt.Errorf("runner %s: its test failed (%v) but no property did%s", t.Name, res.waitErr, res.printed)
+			}
+			for _, id := range rest {
+				r.Properties = append(r.Properties, reports.Property{ID: id, Status: reports.NotRun,
+					Message: "not run: the test binary ended before it, and a new one did not reach it either"})
+			}
+			return r, nil
+		}
+		// The binary died in a property: a new one runs the rest.
+		run.Properties, run.Shard, run.Shards = rest, 0, 0
+	}
+}
+
+// attempt is what one test binary of a target reported.
+type attempt struct {
+	props   []reports.Property
+	plan    []string
+	died    bool   // the binary ended inside a property
+	waitErr error  // how it exited
+	printed string // its last lines outside properties, for errors
+}
+
+// checkOnce runs t's test binary once.
+func (p Plan) checkOnce(ctx context.Context, b binary, t Target, emit func(Event), first bool) (attempt, error) {
+	var a attempt
 	cmd := exec.CommandContext(ctx, p.Go, append([]string{"tool", "test2json", "-t", "-p", b.importPath, b.path}, p.args(b, t)...)...)
 	cmd.Dir = b.dir
 	cmd.Env = os.Environ()
@@ -65,65 +122,103 @@ func (p Plan) check(ctx context.Context, b binary, t Target, emit func(Event)) (
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return r, fmt.Errorf("runner %s: %w", t.Name, err)
+		return a, fmt.Errorf("runner %s: %w", t.Name, err)
 	}
 	if err := cmd.Start(); err != nil {
-		return r, fmt.Errorf("runner %s: start its test: %w", t.Name, err)
+		return a, fmt.Errorf("runner %s: start its test: %w", t.Name, err)
 	}
 	var parser reports.TestParser
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	for sc.Scan() {
 		done := parser.Line(sc.Bytes())
-		if n := parser.Announced(); n > 0 {
+		if n := parser.Announced(); n > 0 && first {
 			emit(Event{Kind: KindRunnerPlanned, Total: n})
 		}
-		if done != nil {
+		if done != nil && !diedIn(*done) {
 			emit(Event{Kind: KindProperty, Property: *done})
 		}
 	}
 	scanErr := sc.Err()
-	waitErr := cmd.Wait()
+	a.waitErr = cmd.Wait()
 	if ctx.Err() != nil {
-		return r, fmt.Errorf("runner %s: %w", t.Name, ctx.Err())
+		return a, fmt.Errorf("runner %s: %w", t.Name, ctx.Err())
 	}
 	if scanErr != nil {
-		return r, fmt.Errorf("runner %s: read its test's output: %w", t.Name, scanErr)
+		return a, fmt.Errorf("runner %s: read its test's output: %w", t.Name, scanErr)
 	}
 	out := parser.Output()
+	a.printed = tail(out.Output, stderr.String())
 	if len(out.Runs) == 0 {
-		return r, fmt.Errorf("runner %s: the suite reported no property (%v)%s", t.Name, waitErr, tail(out.Output, stderr.String()))
+		return a, fmt.Errorf("runner %s: the suite reported no property (%v)%s", t.Name, a.waitErr, a.printed)
 	}
 	run := out.Runs[0]
-	r.Properties = run.Properties
-	if r.Profile == "" {
-		r.Profile = runners.ProfileFull
-	}
-	// A property that never ended: the test binary died in one of its
-	// checks. A panic there (on a goroutine of the runner's own, which
-	// no bubble can recover) fails the property at the check's seed;
-	// anything else (a timeout, a kill) is an error. Both carry what the
-	// binary printed.
-	for i := range r.Properties {
-		pr := &r.Properties[i]
-		died := pr.Status == "" || pr.Status == reports.Fail && pr.Violation == ""
-		if !died {
+	a.props, a.plan = run.Properties, run.Plan
+	for i := range a.props {
+		pr := &a.props[i]
+		if !diedIn(*pr) {
 			continue
 		}
-		lines := append(strings.Split(pr.Message, "\n"), out.Output...)
-		printed, panicLine := tail(lines, stderr.String()), firstPanic(lines, stderr.String())
-		pr.Status = reports.Error
-		pr.Message = fmt.Sprintf("the test binary ended during check %d (seed %d) of this property (%v)%s", pr.Check, pr.Seed, waitErr, printed)
-		if panicLine != "" && pr.Seed != 0 {
-			pr.Status = reports.Fail
-			pr.Violation = "the runner panicked and ended the test binary: " + panicLine
+		a.died = true
+		diagnoseDeath(pr, append(strings.Split(pr.Message, "\n"), out.Output...), stderr.String(), a.waitErr)
+		emit(Event{Kind: KindProperty, Property: *pr})
+	}
+	return a, nil
+}
+
+// diedIn reports whether the binary ended inside property pr: it never
+// ended, or test2json failed it without the suite's failure text (or
+// with the stall watchdog's, which ends the process).
+func diedIn(pr reports.Property) bool {
+	return pr.Status == "" || pr.Status == reports.Fail && (pr.Violation == "" || strings.HasPrefix(pr.Violation, "DET-3: "))
+}
+
+// diagnoseDeath turns a property the binary died in into its verdict.
+// What ended the binary is the runner's fault when the binary said so:
+// the stall watchdog's DET-3 diagnosis (a world that did not settle), a
+// panic on a goroutine of the runner's, a fatal error of the runtime (a
+// concurrent map write); the property then fails at the check's seed,
+// with the binary's diagnosis, stacks included, as its message.
+// Anything else (a kill, a timeout) is an error.
+func diagnoseDeath(pr *reports.Property, output []string, stderr string, waitErr error) {
+	verdict := firstLine(output, stderr, "DET-3: ", "panic: ", "fatal error: ")
+	printed := tail(output, stderr)
+	pr.Status = reports.Error
+	pr.Message = fmt.Sprintf("the test binary ended during check %d (seed %d) of this property (%v)%s", pr.Check, pr.Seed, waitErr, printed)
+	if verdict == "" || pr.Seed == 0 {
+		return
+	}
+	pr.Status = reports.Fail
+	switch {
+	case strings.HasPrefix(verdict, "DET-3: "):
+		pr.Violation = verdict
+		pr.Message = diagnosis(output, stderr, "DET-3: ")
+	case strings.HasPrefix(verdict, "fatal error: "):
+		pr.Violation = "the runner hit a fatal error of the Go runtime and ended the test binary: " + verdict
+		pr.Message = diagnosis(output, stderr, "fatal error: ")
+	default:
+		pr.Violation = "the runner panicked and ended the test binary: " + verdict
+	}
+}
+
+// diagnosis is what the binary printed from the first line starting with
+// prefix on, at most diagnosisLines lines.
+func diagnosis(output []string, stderr, prefix string) string {
+	lines := append(append([]string{}, output...), strings.Split(stderr, "\n")...)
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), prefix) {
+			lines = lines[i:]
+			if len(lines) > diagnosisLines {
+				lines = append(lines[:diagnosisLines], fmt.Sprintf("(%d more lines)", len(lines)-diagnosisLines))
+			}
+			return strings.Join(lines, "\n")
 		}
 	}
-	if waitErr != nil && r.Conforms() {
-		return r, fmt.Errorf("runner %s: its test failed (%v) but no property did%s", t.Name, waitErr, tail(out.Output, stderr.String()))
-	}
-	return r, nil
+	return ""
 }
+
+// diagnosisLines bounds the diagnosis kept in a report.
+const diagnosisLines = 400
 
 // tail is the last lines a test printed outside properties, for errors.
 func tail(output []string, stderr string) string {
@@ -143,11 +238,15 @@ func tail(output []string, stderr string) string {
 	return ":\n" + strings.Join(keep, "\n")
 }
 
-// firstPanic is the first "panic: ..." line the binary printed.
-func firstPanic(output []string, stderr string) string {
+// firstLine is the first line the binary printed that starts with one
+// of prefixes.
+func firstLine(output []string, stderr string, prefixes ...string) string {
 	for _, l := range append(append([]string{}, output...), strings.Split(stderr, "\n")...) {
-		if l = strings.TrimSpace(l); strings.HasPrefix(l, "panic: ") {
-			return l
+		l = strings.TrimSpace(l)
+		for _, p := range prefixes {
+			if strings.HasPrefix(l, p) {
+				return l
+			}
 		}
 	}
 	return ""
