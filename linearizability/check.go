@@ -5,17 +5,22 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/anishathalye/porcupine"
 )
 
-// Options tunes a check. The zero value checks without a time limit and
+// Options tunes a check. The zero value checks within DefaultBudget and
 // draws no run-wide annotations.
+//
+// There is no time limit. porcupine's (a time.After) reads the runtime's
+// clock, which inside a testing/synctest bubble, where the suite's checks
+// run, is virtual and stands still while the check computes: the limit
+// would never fire there, and outside a bubble it would make a verdict
+// depend on the machine's speed. Budget is the bound instead.
 type Options struct {
-	// Timeout bounds the search of each partition; 0 means no limit. A
-	// partition that runs out of time is Unknown, never Ok.
-	Timeout time.Duration
+	// Budget bounds the work of checking each partition; a partition that
+	// runs out of it is Unknown, never Ok.
+	Budget Budget
 	// Annotations are drawn with every partition: the faults and crashes
 	// of the whole run.
 	Annotations []Annotation
@@ -26,14 +31,17 @@ type Result struct {
 	// Model names the model checked: "hook resources" or "server view".
 	Model string
 	// Verdict is Illegal if some partition is, else Unknown if some
-	// partition timed out, else Ok. Only Ok is a pass.
+	// partition ran out of its budget, else Ok. Only Ok is a pass.
 	Verdict Verdict
 	// Key is the partition the verdict is about: the Illegal one, or the
-	// first (by key) that timed out; "" when Ok.
+	// first (by key) that ran out of its budget; "" when Ok.
 	Key string
-	// TimedOut lists, sorted, the keys of the partitions that timed out
-	// before checking stopped.
-	TimedOut []string
+	// Exhausted lists, sorted by key, the partitions that ran out of
+	// their budget before checking stopped, with what ran out.
+	Exhausted []Exhausted
+	// Budget is the budget each partition was checked within, defaults
+	// filled in.
+	Budget Budget
 	// Checked is how many partitions were checked, in key order; checking
 	// stops at the first Illegal one. Partitions is how many were given.
 	Checked, Partitions int
@@ -50,8 +58,12 @@ func (r Result) String() string {
 		return fmt.Sprintf("%s: illegal: partition %q has no linearization (%d of %d partitions checked)",
 			r.Model, r.Key, r.Checked, r.Partitions)
 	case Unknown:
-		return fmt.Sprintf("%s: unknown (not proven): %d of %d partitions timed out: %s",
-			r.Model, len(r.TimedOut), r.Partitions, strings.Join(r.TimedOut, ", "))
+		why := make([]string, len(r.Exhausted))
+		for i, e := range r.Exhausted {
+			why[i] = e.String()
+		}
+		return fmt.Sprintf("%s: unknown (not proven): %d of %d partitions ran out of the suite's budget: %s",
+			r.Model, len(r.Exhausted), r.Partitions, strings.Join(why, "; "))
 	default:
 		return fmt.Sprintf("%s: %v", r.Model, r.Verdict)
 	}
@@ -73,9 +85,10 @@ func (c checker) check(parts []Partition, opts Options) (Result, error) {
 	sorted := slices.Clone(parts)
 	slices.SortFunc(sorted, func(a, b Partition) int { return cmp.Compare(a.Key, b.Key) })
 
-	res := Result{Model: c.name, Verdict: Ok, Partitions: len(parts)}
+	budget := opts.Budget.withDefaults()
+	res := Result{Model: c.name, Verdict: Ok, Partitions: len(parts), Budget: budget}
 	for _, p := range sorted {
-		verdict, info := c.checkPartition(p, opts)
+		verdict, info, out := c.checkPartition(p, budget, opts.Annotations)
 		res.Checked++
 		switch verdict {
 		case Illegal:
@@ -87,18 +100,35 @@ func (c checker) check(parts []Partition, opts Options) (Result, error) {
 				res.Verdict, res.Key = Unknown, p.Key
 				res.viz = &visualization{model: c.model, info: info}
 			}
-			res.TimedOut = append(res.TimedOut, p.Key)
+			res.Exhausted = append(res.Exhausted, out)
 		}
 	}
 	return res, nil
 }
 
-// checkPartition runs porcupine on one partition and returns the verdict
-// with the linearization info, annotated for the visualization.
-func (c checker) checkPartition(p Partition, opts Options) (Verdict, porcupine.LinearizationInfo) {
-	annots := slices.Concat(p.Annotations, opts.Annotations)
+// checkPartition runs porcupine on one partition within budget and
+// returns the verdict with the linearization info, annotated for the
+// visualization, and, when the verdict is Unknown, what ran out.
+func (c checker) checkPartition(p Partition, budget Budget, global []Annotation) (Verdict, porcupine.LinearizationInfo, Exhausted) {
+	annots := slices.Concat(p.Annotations, global)
 	h := horizon(p.Ops, annots)
-	res, info := porcupine.CheckOperationsVerbose(c.model, toPorcupine(p.Ops, h), opts.Timeout)
+	out := Exhausted{Key: p.Key, Ops: len(p.Ops), InFlight: MaxInFlight(p.Ops), Budget: budget}
+	m := &meter{budget: budget, stateBytes: StateBytes(len(p.Ops))}
+	tooLong := budget.Ops >= 0 && len(p.Ops) > budget.Ops
+	if tooLong {
+		// Not searched: with no step allowed, porcupine only lays out the
+		// history for the visualization.
+		m.budget.Steps = 0
+	}
+	// No timeout (0): see Options.
+	res, info := porcupine.CheckOperationsVerbose(m.wrap(c.model), toPorcupine(p.Ops, h), 0)
+	out.Steps, out.States = m.steps, m.states
+	switch {
+	case tooLong:
+		out.Limit, res = LimitOps, porcupine.Unknown
+	case m.out != 0 && res != porcupine.Ok:
+		out.Limit, res = m.out, porcupine.Unknown // a refused step proves nothing
+	}
 	// porcupine does not name partitions: a row tagged "partition" does.
 	var start int64
 	if len(p.Ops) > 0 {
@@ -114,10 +144,10 @@ func (c checker) checkPartition(p Partition, opts Options) (Verdict, porcupine.L
 	info.AddAnnotations(toPorcupineAnnotations(annots, h))
 	switch res {
 	case porcupine.Ok:
-		return Ok, info
+		return Ok, info, Exhausted{}
 	case porcupine.Illegal:
-		return Illegal, info
+		return Illegal, info, Exhausted{}
 	default:
-		return Unknown, info
+		return Unknown, info, out
 	}
 }

@@ -62,8 +62,9 @@ func benchHistory(n int, seed uint64) Partition {
 
 // BenchmarkPorcupine10k: porcupine's check of one linearizable
 // hook-resources partition of 10,000 operations by five concurrent
-// clients (benchHistory). It reports the operations per run and the most
-// operations in flight at once (MaxInFlight).
+// clients (benchHistory), within DefaultBudget (whose Ops it reaches). It
+// reports the operations per run and the most operations in flight at
+// once (MaxInFlight).
 func BenchmarkPorcupine10k(b *testing.B) {
 	const n = 10000
 	part := benchHistory(n, 1)

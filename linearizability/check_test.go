@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shoenig/test/must"
 )
@@ -48,7 +47,7 @@ func TestCheckOrderIsByKey(t *testing.T) {
 }
 
 func TestCheckOk(t *testing.T) {
-	r, err := CheckServerView([]Partition{okPart("b"), okPart("a")}, Options{Timeout: time.Minute})
+	r, err := CheckServerView([]Partition{okPart("b"), okPart("a")}, Options{})
 	must.NoError(t, err)
 	must.EqOp(t, Ok, r.Verdict)
 	must.EqOp(t, "", r.Key)
@@ -60,37 +59,51 @@ func TestCheckOk(t *testing.T) {
 	must.EqOp(t, Ok, r.Verdict, must.Sprint("no partitions: nothing to disprove"))
 }
 
-// A timeout gives Unknown, which is neither Ok nor Illegal, and is reported
-// as not proven.
-func TestCheckTimeoutIsUnknown(t *testing.T) {
-	r, err := CheckServerView([]Partition{okPart("a"), ambiguous("b", 24), okPart("c")},
-		Options{Timeout: 100 * time.Millisecond})
+// Running out of the budget gives Unknown, which is neither Ok nor
+// Illegal, is reported as not proven with what ran out, and does not stop
+// checking.
+func TestCheckBudgetIsUnknown(t *testing.T) {
+	r, err := CheckServerView([]Partition{okPart("a"), ambiguous("b", 24), okPart("c")}, Options{})
 	must.NoError(t, err)
 	must.EqOp(t, Unknown, r.Verdict)
 	must.NotEqOp(t, Ok, r.Verdict)
 	must.EqOp(t, "b", r.Key)
-	must.Eq(t, []string{"b"}, r.TimedOut)
-	must.EqOp(t, 3, r.Checked, must.Sprint("a timeout does not stop checking"))
+	must.Eq(t, DefaultBudget, r.Budget)
+	must.SliceLen(t, 1, r.Exhausted)
+	must.EqOp(t, "b", r.Exhausted[0].Key)
+	must.EqOp(t, LimitSteps, r.Exhausted[0].Limit)
+	must.EqOp(t, 3, r.Checked, must.Sprint("running out does not stop checking"))
 	must.StrContains(t, r.String(), "unknown (not proven)")
-	must.StrContains(t, r.String(), "1 of 3 partitions timed out: b")
+	must.StrContains(t, r.String(), "1 of 3 partitions ran out of the suite's budget")
+	must.StrContains(t, r.String(), `partition "b": 25 operations (at most 24 in flight)`)
+	must.StrContains(t, r.String(), "a limit of the suite, not a fault of the runner")
 }
 
-// An Illegal partition after a timed-out one makes the result Illegal, and
-// the timeout is still listed.
+// An Illegal partition after an Unknown one makes the result Illegal, and
+// the Unknown one is still listed.
 func TestCheckIllegalOutranksUnknown(t *testing.T) {
-	r, err := CheckServerView([]Partition{illegalPart("b"), ambiguous("a", 24)},
-		Options{Timeout: 100 * time.Millisecond})
+	r, err := CheckServerView([]Partition{illegalPart("b"), ambiguous("a", 24)}, Options{})
 	must.NoError(t, err)
 	must.EqOp(t, Illegal, r.Verdict)
 	must.EqOp(t, "b", r.Key)
-	must.Eq(t, []string{"a"}, r.TimedOut)
+	must.SliceLen(t, 1, r.Exhausted)
+	must.EqOp(t, "a", r.Exhausted[0].Key)
 	must.True(t, strings.HasPrefix(r.String(), `server view: illegal: partition "b"`))
 }
 
-// Given time, a smaller ambiguous history is decided: Unknown comes from
-// the timeout, not from the model.
-func TestCheckWithoutTimeoutDecides(t *testing.T) {
+// Within budget an ambiguous history is decided, and a larger one is
+// decided given a larger budget: Unknown comes from the budget, not from
+// the model.
+func TestCheckWithinBudgetDecides(t *testing.T) {
 	r, err := CheckServerView([]Partition{ambiguous("a", 8)}, Options{})
 	must.NoError(t, err)
 	must.EqOp(t, Illegal, r.Verdict)
+
+	r, err = CheckServerView([]Partition{ambiguous("a", 14)}, Options{})
+	must.NoError(t, err)
+	must.EqOp(t, Unknown, r.Verdict)
+	r, err = CheckServerView([]Partition{ambiguous("a", 14)}, Options{Budget: Budget{Steps: -1, Memory: -1}})
+	must.NoError(t, err)
+	must.EqOp(t, Illegal, r.Verdict)
+	must.SliceEmpty(t, r.Exhausted)
 }

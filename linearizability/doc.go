@@ -29,12 +29,20 @@
 //
 // Verdicts are three-valued. Ok: every partition has a linearization.
 // Illegal: one has none, and Result.Key names the first by key. Unknown:
-// some partition ran out of Options.Timeout and none was Illegal. Unknown
-// is not a pass: callers report it as "not proven", with the seed, and
-// never count it as Ok.
+// some partition ran out of its Budget (Options.Budget, DefaultBudget
+// when zero) and none was Illegal. Unknown is not a pass: callers report
+// it as "not proven", with the seed, and never count it as Ok; Result's
+// Exhausted says which budget ran out and the numbers, and that it is a
+// limit of the suite, not a fault of the runner.
+//
+// The budget counts work, not time: operations per partition, porcupine's
+// model steps and its search states. A check runs inside the run's
+// testing/synctest bubble, where a real-time limit (porcupine's, a
+// time.After) is virtual and never fires while the check computes, and
+// counting keeps the verdict the same on every machine.
 //
 // Checking is exponential in the operations that overlap in time.
 // MaxInFlight measures that; callers keep each partition near
 // InFlightBudget (8) operations in flight, cutting or sampling long runs,
-// rather than leaning on the timeout.
+// rather than leaning on the budget.
 package linearizability

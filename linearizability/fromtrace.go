@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/model/telemetry"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/sim/trace"
@@ -149,6 +150,15 @@ func complete(group []string, mounted map[string]time.Time) (map[string]string, 
 // crash, or overlapped another UpdateAlloc (then which reply is whose is
 // not observable); each Node.GetClientAllocs reply reads each alloc's
 // ClientStatus between its send and its reply.
+//
+// An UpdateAlloc the server rejected (its SYNC-4 validation failed: say
+// `missing node ID`) certainly stored nothing, so its stores are left
+// out. Overlapping calls are rejected together or not at all: when every
+// call of a run of overlapping calls (from one with none in flight to the
+// next time none is) ended in a rejection, each was rejected; otherwise
+// which failure is whose is not observable and all stay Open. A runner
+// whose every update is rejected so gives a trivial history, not one of
+// hundreds of uncertain stores whose search would grow without end.
 func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 	ts := func(t time.Time) int64 { return t.Sub(start).Nanoseconds() }
 	type call struct {
@@ -158,6 +168,9 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 	var out []Op
 	seen := map[string]bool{}
 	var inflight []*call
+	var overlapping []*call // calls sent since none was last in flight
+	rejections := 0         // of them, how many ended in a rejection
+	rejected := map[int]bool{}
 	var pulls []time.Time
 	init := func(id string) {
 		if !seen[id] {
@@ -169,6 +182,7 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 	for _, r := range recs {
 		if r.Kind == trace.KindWorld && r.Msg == trace.MsgClientCrash {
 			inflight, pulls = nil, nil // cut calls leave no trace; their stores stay Open
+			overlapping, rejections = nil, 0
 			continue
 		}
 		if r.Kind != trace.KindRPC {
@@ -182,6 +196,10 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 			for _, o := range inflight {
 				o.overlapped = true
 			}
+			if len(inflight) == 0 {
+				overlapping, rejections = nil, 0
+			}
+			overlapping = append(overlapping, c)
 			for _, a := range d.Allocs {
 				init(a.ID)
 				c.ops = append(c.ops, len(out))
@@ -196,6 +214,16 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 				for _, i := range c.ops {
 					out[i].Return = ts(r.At)
 					out[i].Note += ", acknowledged at " + clock(r.At)
+				}
+			}
+			if r.Msg == "fail" && rejectedUpdate(r.Data) {
+				rejections++
+			}
+			if len(inflight) == 0 && rejections == len(overlapping) {
+				for _, c := range overlapping {
+					for _, i := range c.ops {
+						rejected[i] = true
+					}
 				}
 			}
 		case r.Op == structs.RPCNodeGetClientAllocs && r.Msg == "send":
@@ -214,8 +242,55 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 			pulls = pulls[1:]
 		}
 	}
-	parts, _ := PartitionServerView(out) // every input is a StoreState or ReadState
+	kept := out[:0]
+	for i, o := range out {
+		if !rejected[i] {
+			kept = append(kept, o)
+		}
+	}
+	parts, _ := PartitionServerView(kept) // every input is a StoreState or ReadState
 	return parts
+}
+
+// rejectedUpdate reports whether a failed Node.UpdateAlloc's record data
+// (its error) is one of the server's SYNC-4 validation errors, which the
+// server returns before it stores anything; a failure of the network, or
+// a call the caller abandoned, is not.
+func rejectedUpdate(data json.RawMessage) bool {
+	var d struct{ Error string }
+	if json.Unmarshal(data, &d) != nil {
+		return false
+	}
+	e := d.Error
+	switch {
+	case e == syncpolicy.MsgNoAllocs, e == syncpolicy.MsgMissingNodeID, e == syncpolicy.MsgEvalsSet:
+		return true
+	case matchesFormat(e, syncpolicy.MsgNodeNotFound), matchesFormat(e, syncpolicy.MsgNodeStatusBlocked):
+		return true
+	}
+	return false
+}
+
+// matchesFormat reports whether s is format with each %s verb replaced by
+// some text: its literal parts appear in order, the first at the start and
+// the last at the end.
+func matchesFormat(s, format string) bool {
+	lits := strings.Split(format, "%s")
+	if len(lits) == 1 {
+		return s == format
+	}
+	if !strings.HasPrefix(s, lits[0]) {
+		return false
+	}
+	s = s[len(lits[0]):]
+	for _, lit := range lits[1 : len(lits)-1] {
+		i := strings.Index(s, lit)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(lit):]
+	}
+	return strings.HasSuffix(s, lits[len(lits)-1])
 }
 
 // rpcAlloc is an alloc as an RPC record summarises it.

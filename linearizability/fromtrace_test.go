@@ -2,11 +2,13 @@ package linearizability
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/trace"
+	"github.com/shoenig/test/must"
 )
 
 var t0 = time.Date(2024, 6, 14, 8, 55, 0, 0, time.UTC)
@@ -117,5 +119,116 @@ func TestServerViewFromTrace(t *testing.T) {
 				t.Errorf("verdict %v, want %v: %s", res.Verdict, tc.verdict, res)
 			}
 		})
+	}
+}
+
+// updateCalls is a trace of n Node.UpdateAlloc calls of alloc a1's
+// running status, each failing with failure, a pull between each two
+// reading `pending`.
+func updateCalls(n int, failure string) []trace.Record {
+	var recs []trace.Record
+	for i := range n {
+		at := float64(10 * i)
+		recs = append(recs,
+			rec(at, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "send", map[string]any{"allocs": []map[string]string{{"id": "a1", "client_status": "running"}}}),
+			rec(at+1, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "fail", map[string]string{"error": failure}),
+			rec(at+2, trace.KindRPC, "", "", structs.RPCNodeGetClientAllocs, "send", nil),
+			rec(at+3, trace.KindRPC, "", "", structs.RPCNodeGetClientAllocs, "reply", map[string]any{"allocs": []map[string]string{{"id": "a1", "client_status": "pending"}}}))
+	}
+	return recs
+}
+
+// stores counts the StoreState ops of parts.
+func stores(parts []Partition) int {
+	n := 0
+	for _, p := range parts {
+		for _, o := range p.Ops {
+			if _, ok := o.Input.(StoreState); ok {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// An update the server rejected (SYNC-4 validation) stored nothing: a
+// runner whose every update is rejected, as one that sends no node ID,
+// gives a trivial history (the placement and the reads), decided at once
+// however long, rather than hundreds of uncertain stores.
+func TestServerViewRejectedUpdatesAreLeftOut(t *testing.T) {
+	const n = 2000
+	for _, failure := range []string{"missing node ID", "node n1 not found", "node n1 is not allowed to update allocs while in status down", "evals field must not be set"} {
+		t.Run(failure, func(t *testing.T) {
+			parts := ServerViewFromTrace(updateCalls(n, failure), t0)
+			must.SliceLen(t, 1, parts)
+			must.SliceLen(t, n+1, parts[0].Ops, must.Sprint("the placement and the reads"))
+			must.EqOp(t, 1, stores(parts), must.Sprint("only the placement"))
+			res, err := CheckServerView(parts, Options{})
+			must.NoError(t, err)
+			must.EqOp(t, Ok, res.Verdict)
+		})
+	}
+}
+
+// The same history with failures of the network keeps its stores Open
+// (each may have landed); its search cannot settle so many, and the
+// budget ends it: Unknown, naming the partition and its operations.
+func TestServerViewUncertainUpdatesStopAtTheBudget(t *testing.T) {
+	const n = 300
+	parts := ServerViewFromTrace(updateCalls(n, "rpc error: injected fault"), t0)
+	must.EqOp(t, n+1, stores(parts))
+	res, err := CheckServerView(parts, Options{})
+	must.NoError(t, err)
+	must.EqOp(t, Unknown, res.Verdict)
+	must.EqOp(t, "a1", res.Key)
+	must.EqOp(t, 2*n+1, res.Exhausted[0].Ops)
+	must.StrContains(t, res.String(), fmt.Sprintf(`partition "a1": %d operations`, 2*n+1))
+	must.StrContains(t, res.String(), "a limit of the suite, not a fault of the runner")
+}
+
+// Overlapping updates are left out only if every one of them was
+// rejected: otherwise which failure is whose is not observable.
+func TestServerViewOverlappingRejections(t *testing.T) {
+	send := func(sec float64) trace.Record {
+		return rec(sec, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "send", map[string]any{"allocs": []map[string]string{{"id": "a1", "client_status": "running"}}})
+	}
+	rejected := func(sec float64) trace.Record {
+		return rec(sec, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "fail", map[string]string{"error": "missing node ID"})
+	}
+	reply := rec(3, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "reply", nil)
+	lost := rec(3, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "fail", map[string]string{"error": "rpc error: injected fault"})
+	crash := rec(2.5, trace.KindWorld, "", "", "", trace.MsgClientCrash, nil)
+	cases := []struct {
+		name   string
+		recs   []trace.Record
+		stores int // the placement included
+	}{
+		{"both rejected", []trace.Record{send(1), send(1.5), rejected(2), rejected(3)}, 1},
+		{"one rejected, one acknowledged", []trace.Record{send(1), send(1.5), rejected(2), reply}, 3},
+		{"one rejected, one lost", []trace.Record{send(1), send(1.5), rejected(2), lost}, 3},
+		{"rejected after an acknowledged one", []trace.Record{send(0), rec(0.5, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "reply", nil), send(1), rejected(2)}, 2},
+		{"cut by a crash", []trace.Record{send(1), send(1.5), rejected(2), crash}, 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			must.EqOp(t, tc.stores, stores(ServerViewFromTrace(tc.recs, t0)))
+		})
+	}
+}
+
+func TestMatchesFormat(t *testing.T) {
+	for _, tc := range []struct {
+		s, format string
+		want      bool
+	}{
+		{"node n1 not found", "node %s not found", true},
+		{"node  not found", "node %s not found", true},
+		{"node not found", "node %s not found", false},
+		{"a node n1 not found", "node %s not found", false},
+		{"node n1 is not allowed to update allocs while in status down", "node %s is not allowed to update allocs while in status %s", true},
+		{"node n1 is not allowed", "node %s is not allowed to update allocs while in status %s", false},
+		{"missing node ID", "missing node ID", true},
+	} {
+		must.EqOp(t, tc.want, matchesFormat(tc.s, tc.format), must.Sprintf("%q against %q", tc.s, tc.format))
 	}
 }

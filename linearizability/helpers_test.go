@@ -40,7 +40,8 @@ var fullAB = map[string]string{"a": "/csi/a", "b": "/csi/b"}
 // ambiguous is a partition that porcupine cannot settle quickly: n
 // concurrent stores of distinct values, then a read of a value never
 // stored. It is Illegal, but proving it explores about n·2^n states
-// (n = 16 takes seconds, n = 24 hours), so a short timeout gives Unknown.
+// (n = 14 takes a few hundred thousand model steps, n = 24 hours), so
+// DefaultBudget decides n = 8 and gives Unknown from n = 14 on.
 func ambiguous(key string, n int) Partition {
 	var ops []Op
 	for i := range n {

@@ -23,7 +23,7 @@ const Open int64 = math.MaxInt64
 // (MaxInFlight) up to which a partition is cheap to check. The search is
 // exponential in the operations that overlap, so callers that build
 // histories from long runs should cut or sample them to stay near this
-// budget rather than rely on the timeout.
+// budget rather than rely on the check's Budget.
 const InFlightBudget = 8
 
 // An Op is one operation of a history: a call by a client, with the

@@ -3,14 +3,14 @@ package linearizability
 import "fmt"
 
 // A Verdict is the outcome of a linearizability check. It has three values
-// and only Ok is a pass: Unknown (the checker ran out of time) proves
+// and only Ok is a pass: Unknown (the checker ran out of its budget) proves
 // nothing either way, and callers must report it as "not proven", never
 // fold it into Ok.
 type Verdict int
 
 const (
-	// Unknown: the check timed out before finding a linearization or
-	// exhausting the search. It is the zero value, so a Verdict nobody set
+	// Unknown: the check ran out of its budget before finding a
+	// linearization or exhausting the search. It is the zero value, so a Verdict nobody set
 	// never reads as a pass.
 	Unknown Verdict = iota
 	// Ok: every checked partition has a linearization.

@@ -22,7 +22,8 @@ type visualization struct {
 var errNoVisualization = errors.New("no visualization: only illegal and unknown results have one")
 
 // CanVisualize reports whether r has a history to draw: it is Illegal, or
-// Unknown with the partial linearizations found before the timeout.
+// Unknown with the partial linearizations found before the budget ran out
+// (none when the partition had too many operations to be searched).
 func (r Result) CanVisualize() bool {
 	return r.viz != nil && r.Verdict != Ok
 }
