@@ -17,8 +17,8 @@ const (
 	// holds at its gate (see Hold).
 	whyLock = "A goroutine waiting for a sync.Mutex or sync.RWMutex is not durably blocked, so synctest.Wait never returns " +
 		"and the world never settles (DET-3). Locks held across injected calls (driver, CSI, state DB writes, RPCs: " +
-		"the world holds those calls at its gate) must be channels, like the reference runner's chanLock; " +
-		"or run the runner with a smaller Hold set (sim.Config.Hold, e.g. sim.HoldDriver|sim.HoldCSI)."
+		"the world holds those calls at its gate) must be channels, like the stateLock of impl/interfaces' doc: " +
+		"the goroutine waiting for the lock and the one holding a call at the gate are listed below."
 	// whyOther is the diagnosis otherwise.
 	whyOther = "After each clock advance every goroutine of the bubble must block durably (on the clock, a channel " +
 		"of the bubble or an injected call) before the world acts (DET-3). A goroutine that is running or spinning, " +

@@ -172,7 +172,7 @@ func TestWatchdogDiagnosesLockStall(t *testing.T) {
 				"held at the gate:  1\n  " + tc.held,
 				"A goroutine waiting for a sync.Mutex or sync.RWMutex is not durably blocked, so synctest.Wait never returns",
 				"must be channels",
-				"smaller Hold set",
+				"like the stateLock of impl/interfaces' doc",
 				"goroutine(s) of the bubble waiting for a sync lock",
 				tc.frame,
 				"goroutine(s) of the bubble holding an injected call at the world's gate",

@@ -81,7 +81,7 @@ const (
 	// is not durably blocked, so the world would never settle (it hangs;
 	// sim.Test's stall watchdog then ends the process with a diagnosis).
 	// Locks held across injected calls must be channels (the reference
-	// runner's chanLock); a runner that cannot comply runs with a smaller
+	// runner's channel locks, impl/interfaces' stateLock); a runner that cannot comply runs with a smaller
 	// set, e.g. HoldDriver | HoldCSI.
 	DefaultHold = HoldDriver | HoldCSI | HoldStateDB | HoldRPC
 )
