@@ -28,7 +28,8 @@ func withIncarnation(id string, f func()) {
 // incarnation id, from the goroutine profile (debug=1 prints labels and
 // the frames of each group of goroutines with one stack), sorted: per
 // group "<n> × <entry function> (<file:line>), blocked in <function>
-// (<file:line>)", so a leak names where each was started. Goroutines a
+// (<file:line>), started by <function> (<file:line>)", so a leak names
+// where each was started. Goroutines a
 // clock timer started carry the labels of the goroutine that advanced
 // the clock instead, so callbacks in flight are not counted.
 func leftGoroutines(id string) (total int, groups []string) {
@@ -38,7 +39,8 @@ func leftGoroutines(id string) (total int, groups []string) {
 	}
 	want := `"` + incarnationLabel + `":"` + id + `"`
 	count, mine := 0, false
-	var frames []string
+	var frames, entries []string
+	var creators map[string]string
 	flush := func() {
 		if mine && len(frames) > 0 {
 			total += count
@@ -46,9 +48,15 @@ func leftGoroutines(id string) (total int, groups []string) {
 			if len(frames) > 1 {
 				g += ", blocked in " + frames[0]
 			}
+			if creators == nil {
+				creators = startedBy()
+			}
+			if c, ok := creators[entries[len(entries)-1]]; ok {
+				g += ", started by " + c
+			}
 			groups = append(groups, g)
 		}
-		count, mine, frames = 0, false, nil
+		count, mine, frames, entries = 0, false, nil, nil
 	}
 	for _, line := range strings.Split(buf.String(), "\n") {
 		if n, rest, ok := strings.Cut(line, " @ "); ok && rest != "" {
@@ -65,12 +73,38 @@ func leftGoroutines(id string) (total int, groups []string) {
 			if len(f) >= 4 {
 				fn, _, _ := strings.Cut(f[2], "+0x")
 				frames = append(frames, fmt.Sprintf("%s (%s)", fn, shortPath(f[3])))
+				entries = append(entries, fn)
 			}
 		}
 	}
 	flush()
 	slices.Sort(groups)
 	return total, groups
+}
+
+// startedBy maps a goroutine's entry function, as the goroutine profile
+// prints it, to where goroutines running it were started ("<function>
+// (<file:line>)"), from the full stack dump (which has the "created by"
+// lines the profile lacks).
+func startedBy() map[string]string {
+	out := map[string]string{}
+	for _, block := range strings.Split(string(watchdog.Dump()), "\n\n") {
+		lines := strings.Split(block, "\n")
+		for i, l := range lines {
+			creator, ok := strings.CutPrefix(l, "created by ")
+			if !ok || i < 2 {
+				continue
+			}
+			entry := funcName(lines[i-2])
+			creator, _, _ = strings.Cut(creator, " in goroutine")
+			loc := ""
+			if i+1 < len(lines) {
+				loc, _, _ = strings.Cut(strings.TrimSpace(lines[i+1]), " +0x")
+			}
+			out[entry] = fmt.Sprintf("%s (%s)", creator, shortPath(loc))
+		}
+	}
+	return out
 }
 
 // shortPath is file:line with the file's directory and name only, so a
@@ -104,7 +138,7 @@ func leftInBubble(bubble uint64) []string {
 func describeGoroutine(g watchdog.Goroutine) string {
 	lines := strings.Split(g.Stack, "\n")
 	at := func(i int) string {
-		fn, _, _ := strings.Cut(lines[i], "(")
+		fn := funcName(lines[i])
 		loc := ""
 		if i+1 < len(lines) {
 			loc, _, _ = strings.Cut(strings.TrimSpace(lines[i+1]), " +0x")
@@ -133,4 +167,13 @@ func describeGoroutine(g watchdog.Goroutine) string {
 		d += ", started by " + creator
 	}
 	return d
+}
+
+// funcName is the function of a stack dump's frame line,
+// "pkg.(*T).m(0x1, 0x2)" without its arguments.
+func funcName(line string) string {
+	if i := strings.LastIndex(line, "("); i > 0 {
+		return line[:i]
+	}
+	return line
 }

@@ -74,7 +74,7 @@ func TestLeakReported(t *testing.T) {
 			must.ErrorContains(t, err, "client incarnation 1 left 2 goroutines after Shutdown returned, want none")
 			// The goroutine's function and file are named (the closure's
 			// name depends on the compiler: matched loosely).
-			must.RegexMatch(t, regexp.MustCompile(`: 2 × github.com/allocsim/allocsim/sim\.\S*leaker\.func\d+\.1 \(sim/leak_test.go:\d+\)`), err.Error())
+			must.RegexMatch(t, regexp.MustCompile(`: 2 × github.com/allocsim/allocsim/sim\.\S*leaker\.func\d+\.1 \(sim/leak_test.go:\d+\), started by github.com/allocsim/allocsim/sim\.\S*leaker\.func\d+ \(sim/leak_test.go:\d+\)`), err.Error())
 			must.SliceLen(t, 2, left)
 			must.RegexMatch(t, regexp.MustCompile(`^chan receive in github.com/allocsim/allocsim/sim\.\S*leaker\.func\d+\.1 \(sim/leak_test.go:\d+\), started by github.com/allocsim/allocsim/sim\.\S*leaker\.func\d+ \(sim/leak_test.go:\d+\)$`), left[0])
 		})

@@ -270,6 +270,16 @@ func nondeterminism(out Outcome, d *sim.ReplayError) Outcome {
 	} else if before > 0 {
 		at = out.Trace[before-1].At
 	}
-	return Outcome{Violations: []Violation{{At: at, World: d.Violation()}}, Trace: out.Trace, Before: before,
+	// One line, so that reports keep both versions of the record.
+	first, _, _ := strings.Cut(d.Violation(), "\n")
+	msg := fmt.Sprintf("%s; run 1: %s; run 2: %s", first, orEnd(d.First), orEnd(d.Other))
+	return Outcome{Violations: []Violation{{At: at, World: msg}}, Trace: out.Trace, Before: before,
 		End: out.End, Steps: out.Steps, Attachments: out.Attachments}
+}
+
+func orEnd(line string) string {
+	if line == "" {
+		return "<end of trace>"
+	}
+	return line
 }

@@ -51,7 +51,7 @@ func TestRerunCatchesNondeterminism(t *testing.T) {
 		t.Fatalf("nondeterministic runner passed: %+v", res)
 	}
 	msg := res.Failure.String()
-	for _, want := range []string{`DET-4 (runner "flipping", seed `, "differs from run 1's, want byte-identical traces", "\n  run 1:  ", "\n  run 2:  "} {
+	for _, want := range []string{`DET-4 (runner "flipping", seed `, "differs from run 1's, want byte-identical traces", "; run 1: {", "; run 2: {"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("failure text lacks %q:\n%s", want, msg)
 		}
