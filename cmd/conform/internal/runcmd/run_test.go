@@ -2,12 +2,14 @@ package runcmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
+	"github.com/allocsim/allocsim/properties"
 	"github.com/allocsim/allocsim/reports"
 	"github.com/shoenig/test/must"
 )
@@ -119,7 +121,9 @@ func TestPackageRunner(t *testing.T) {
 
 // TestRunnerPanicOnItsOwnGoroutine: a runner whose own goroutine panics
 // ends the test binary; conform run still fails the property at the
-// check's seed, with the panic, and the replay reproduces it.
+// check's seed, with the panic, and the replay reproduces it; the
+// properties the dead binary did not reach run in new ones, so the
+// report accounts for every property of the suite.
 func TestRunnerPanicOnItsOwnGoroutine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the suite")
@@ -127,15 +131,28 @@ func TestRunnerPanicOnItsOwnGoroutine(t *testing.T) {
 	dir := absolute(t, "testdata/panicrunner")
 	c := Config{Self: "conform"}
 	var out, errOut bytes.Buffer
+	jsonFile := filepath.Join(t.TempDir(), "run.json")
 	err := c.Run("run", []string{"--pkg", dir, "--factory", "New", "--profile", "client-communication",
-		"--property", "SYNC-5/nothing-before-contact", "--checks", "2"}, &out, &errOut)
+		"--checks", "1", "--json", jsonFile}, &out, &errOut)
 	must.Eq(t, cli.ExitFailure, cli.ExitCode(err), must.Sprintf("%v\nstdout:\n%s\nstderr:\n%s", err, &out, &errOut))
+	data, err := os.ReadFile(jsonFile)
+	must.NoError(t, err)
+	var run reports.Run
+	must.NoError(t, json.Unmarshal(data, &run))
+	must.SliceLen(t, 1, run.Runners)
+	statuses := map[reports.Status]int{}
+	for _, p := range run.Runners[0].Properties {
+		statuses[p.Status]++
+	}
+	must.SliceLen(t, len(properties.List()), run.Runners[0].Properties, must.Sprintf("every property of the suite, by status: %v", statuses))
+	must.Eq(t, map[reports.Status]int{reports.Fail: 7, reports.NotApplicable: len(properties.List()) - 7}, statuses)
 	text := out.String()
-	must.StrContains(t, text, "violation: the runner panicked and ended the test binary: panic: panicrunner: a goroutine of the runner's own panics")
+	must.StrContains(t, text, "violation: cause 1 above, here: the runner panicked and ended the test binary: panic: panicrunner: a goroutine of the runner's own panics")
+	must.StrContains(t, text, "CAUSE 1 of example.com/panicrunner.New: one violation failed 7 properties")
 	must.StrContains(t, text, "seed:      ")
 	must.StrContains(t, text, "(check 1)")
 	replay := strings.TrimPrefix(field(text, "replay"), "conform replay ")
-	must.StrContains(t, replay, "--pkg "+dir+" --factory New --profile client-communication --property SYNC-5/nothing-before-contact --seed ")
+	must.StrContains(t, replay, "--pkg "+dir+" --factory New --profile client-communication --property SYNC-5/acknowledged-not-resent --seed ")
 	var rep bytes.Buffer
 	err = c.Replay("replay", strings.Fields(replay), &rep, &errOut)
 	must.Eq(t, cli.ExitFailure, cli.ExitCode(err), must.Sprintf("%v\n%s", err, &rep))
