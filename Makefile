@@ -38,7 +38,7 @@ race:
 ## REPLAY_DIR/cpu<n> (default a temporary directory, removed when all
 ## matched), then TestReplayDirs: every run of a seed byte-identical to its
 ## first within a setting, and every trace to the same trace at the first
-## setting. About 3 minutes on 2 cores.
+## setting. About 4 minutes on 2 cores.
 REPLAY_SEEDS ?= 2000
 REPLAY_CPUS  ?= 1 2 4
 REPLAY_DIR   ?=

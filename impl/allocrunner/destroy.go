@@ -35,7 +35,7 @@ func (ar *allocRunner) destroy(runStarted, afterShutdown bool) {
 	default:
 		if ar.life.decideLaunch(false) {
 			for _, name := range ar.taskNames {
-				go ar.tasks[name].Run()
+				ar.tasks[name].Start()
 			}
 			ar.killTasks("alloc destroyed before it ran")
 			for _, name := range ar.taskNames {

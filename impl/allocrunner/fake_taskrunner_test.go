@@ -77,6 +77,10 @@ func (f *fakeTR) setState(st string) func(*structs.TaskState, time.Time) {
 	return func(s *structs.TaskState, now time.Time) { s.SetState(st, now) }
 }
 
+// Start is Run in a goroutine; the fake's Kill and Shutdown wait for
+// WaitCh whether or not Run began.
+func (f *fakeTR) Start() { go f.Run() }
+
 func (f *fakeTR) Run() {
 	defer close(f.waitCh)
 	f.mu.Lock()

@@ -21,7 +21,7 @@ func (ar *allocRunner) launchRestoredEarly() {
 	ar.gates.enable()
 	ar.updateGates(ar.taskStates())
 	for _, name := range ar.taskNames {
-		go ar.tasks[name].Run()
+		ar.tasks[name].Start()
 	}
 }
 

@@ -103,7 +103,7 @@ func (ar *allocRunner) launchTasks(setupOK bool) bool {
 	}
 	if !ar.launchedEarly {
 		for _, name := range ar.taskNames {
-			go ar.tasks[name].Run()
+			ar.tasks[name].Start()
 		}
 	}
 	if stopped {

@@ -13,16 +13,19 @@ import (
 //
 // The alloc runner relies on these behaviours:
 //
-//  1. Run blocks until the task runner is done and then closes WaitCh; it
-//     first waits for StartConditionMetCh, a kill or a shutdown (AR-6).
+//  1. Start runs the task runner in a goroutine of its own, which closes
+//     WaitCh once the task runner is done; it first waits for
+//     StartConditionMetCh, a kill or a shutdown (AR-6). The task runner
+//     counts as running from Start's return, so a Kill or Shutdown right
+//     after it waits for that run whatever the goroutine has done yet.
 //  2. Kill(ctx, ev) appends ev unless it is nil, kills the task (also one
 //     waiting for its start condition, or dead and waiting for an alloc
-//     restart) and returns once Run has returned or ctx is done.
-//  3. MarkFailedKill(reason), before Run, appends Setup Failure with
+//     restart) and returns once the run has ended or ctx is done.
+//  3. MarkFailedKill(reason), before Start, appends Setup Failure with
 //     DisplayMessage reason, FailsTask and kill_reason Failed Restoring
 //     Task, and makes Run end the task dead and failed without starting it
 //     (AR-4).
-//  4. Shutdown returns once Run has returned, leaving the task running.
+//  4. Shutdown returns once the run has ended, leaving the task running.
 //  5. StateUpdated (taskrunner.Config) is called after every task state
 //     change, without task runner locks held.
 //  6. TaskStateVersion changes whenever what TaskState returns may have
@@ -32,7 +35,7 @@ import (
 // Lifecycle classification comes from the group's task definitions
 // (model/status), not from the task runners.
 type taskRunner interface {
-	Run()
+	Start()
 	Restore() error
 	WaitCh() <-chan struct{}
 	Task() *structs.Task

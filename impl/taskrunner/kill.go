@@ -12,8 +12,8 @@ import (
 // live task is stopped by the run loop (prekill hooks, kill signal, capped
 // kill timeout, retries) and gets `Terminated` and `Killed`; a task in the
 // gate, a restart delay or not yet started just ends dead. It returns the
-// kill error, if the driver could not stop the task. Before Run it only
-// marks the task killed: Run then ends it at once.
+// kill error, if the driver could not stop the task. Before Run (or
+// Start) it only marks the task killed: Run then ends it at once.
 func (tr *TaskRunner) Kill(ctx context.Context, ev *structs.TaskEvent) error {
 	if ev != nil {
 		tr.AppendEvent(ev)

@@ -84,6 +84,37 @@ func TestKillBeforeStart(t *testing.T) {
 	})
 }
 
+// TestKillRightAfterStart: Start makes the runner count as running at
+// once, so a Kill or Shutdown right after it, before the launched
+// goroutine ran a line, waits for the run to end as after Run began, and
+// never returns early with the task runner still to run (DET-4: the alloc
+// runner's kill phases must not depend on how far a just-launched
+// goroutine got; fixtures/seeds/leader_kill_races_task_launch).
+func TestKillRightAfterStart(t *testing.T) {
+	for _, stop := range []string{"kill", "shutdown"} {
+		t.Run(stop, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
+				h.startCh = make(chan struct{}) // waits for its start condition
+				tr := h.newTR()
+				tr.Start()
+				if stop == "kill" {
+					must.NoError(t, tr.Kill(t.Context(), nil))
+				} else {
+					tr.Shutdown()
+				}
+				select {
+				case <-tr.WaitCh():
+				default:
+					t.Fatalf("%s returned before the started run ended", stop)
+				}
+				tr.Start() // once only
+				tr.Run()
+			})
+		})
+	}
+}
+
 // TestKillInRestartDelay: a kill during the restart delay ends the task
 // at once, with no Terminated or Killed.
 func TestKillInRestartDelay(t *testing.T) {

@@ -10,18 +10,44 @@ import (
 )
 
 // Run is the task loop (AR-6); it blocks and closes WaitCh on return. It
-// is called once; a Run after Shutdown returns at once.
+// is called once (or Start is); a Run after Shutdown returns at once.
 func (tr *TaskRunner) Run() {
-	defer close(tr.waitCh)
+	if pending, complete, ok := tr.begin(); ok {
+		tr.loop(pending, complete)
+	}
+}
+
+// Start is Run in a goroutine of its own, except that the runner counts as
+// running from Start's return, not from whenever that goroutine gets to
+// it: Kill, Shutdown and a pause stop then wait for (or defer to) the run
+// as they do once Run began. A caller that launches the task runner and
+// may kill it at once (the alloc runner) uses Start, so that whether its
+// Kill waits for the task does not depend on how far a just-launched
+// goroutine got (DET-4).
+func (tr *TaskRunner) Start() {
+	if pending, complete, ok := tr.begin(); ok {
+		go tr.loop(pending, complete)
+	}
+}
+
+// begin marks the runner started, once: it reports false if Run or Start
+// was called before, else takes the pause stops requested before the
+// start and whether the restored task has nothing left to run.
+func (tr *TaskRunner) begin() (pending []*driverRun, complete, ok bool) {
 	tr.mu.Lock()
+	defer tr.mu.Unlock()
 	if tr.runStarted {
-		tr.mu.Unlock()
-		return
+		return nil, false, false
 	}
 	tr.runStarted = true
-	pending, complete := tr.pendingPauseStops, tr.restoredComplete
+	pending, complete = tr.pendingPauseStops, tr.restoredComplete
 	tr.pendingPauseStops = nil
-	tr.mu.Unlock()
+	return pending, complete, true
+}
+
+// loop is the task loop of Run and Start, once begin said so.
+func (tr *TaskRunner) loop(pending []*driverRun, complete bool) {
+	defer close(tr.waitCh)
 	if tr.shutdownCtx.Err() != nil {
 		return
 	}
