@@ -19,6 +19,11 @@ const (
 		"and the world never settles (DET-3). Locks held across injected calls (driver, CSI, state DB writes, RPCs: " +
 		"the world holds those calls at its gate) must be channels, like the stateLock of impl/interfaces' doc: " +
 		"the goroutine waiting for the lock and the one holding a call at the gate are listed below."
+	// whySuite is the diagnosis when only the suite's own code keeps
+	// running (suiteStall).
+	whySuite = "The only goroutines of the bubble that are not durably blocked run the suite's own code (a property's " +
+		"checker or a linearizability search) and did not finish within the stall period: the suite's fault, not the " +
+		"runner's. Its budgets should have ended the check as Unknown: see the stacks below."
 	// whyOther is the diagnosis otherwise.
 	whyOther = "After each clock advance every goroutine of the bubble must block durably (on the clock, a channel " +
 		"of the bubble or an injected call) before the world acts (DET-3). A goroutine that is running or spinning, " +
@@ -45,15 +50,18 @@ func (b *bubbleWatch) diagnose(worlds []*worldWatch, gs []watchdog.Goroutine) st
 	var out strings.Builder
 	fmt.Fprintf(&out, "\nallocsim: stall watchdog: %s made no progress for %s of real time; "+
 		"ending the process (a wedged synctest bubble cannot be unwound)\n", b.test, b.stall)
+	groups := groupGoroutines(gs)
+	suite := suiteStall(groups)
 	for _, ww := range worlds {
-		ww.describe(&out)
+		ww.describe(&out, suite)
 	}
 	if len(worlds) == 0 {
 		fmt.Fprintf(&out, "--- violation\nDET-3: the bubble did not settle after the test body returned\n")
 	}
-	groups := groupGoroutines(gs)
 	why := whyOther
 	switch {
+	case suite:
+		why = whySuite
 	case len(groups[0].gs) > 0:
 		why = whyLock
 	case len(worlds) == 0:
@@ -81,10 +89,42 @@ func (b *bubbleWatch) diagnose(worlds []*worldWatch, gs []watchdog.Goroutine) st
 	return out.String()
 }
 
-// describe writes the world's sections.
-func (ww *worldWatch) describe(out *strings.Builder) {
-	fmt.Fprintf(out, "--- violation\nDET-3: the world did not settle (runner %q, seed %d, scenario %q, world %s)\n",
-		ww.runner, ww.seed, ww.scenario, ww.id)
+// SuiteStall begins the diagnosis' violation when the goroutine that
+// did not finish runs the suite's own code (a checker, a linearizability
+// search), not the runner's: a fault of the suite, never charged to the
+// runner.
+const SuiteStall = "SUITE: the suite's own work did not finish"
+
+// suiteStall reports whether what keeps the bubble from settling is the
+// suite's own work: no goroutine waits for a sync lock, and every one
+// that is not durably blocked runs the suite's code (the world's
+// goroutine inside a checker or a history check).
+func suiteStall(groups [4]goroutineGroup) bool {
+	if len(groups[0].gs) > 0 || len(groups[2].gs) == 0 {
+		return false
+	}
+	for _, g := range groups[2].gs {
+		if !strings.Contains(g.Stack, "github.com/allocsim/allocsim/linearizability.") &&
+			!strings.Contains(g.Stack, "github.com/allocsim/allocsim/properties/internal/") {
+			return false
+		}
+		if strings.Contains(g.Stack, "testing/synctest.Wait(") {
+			return false // a world's barrier: it waits for others
+		}
+	}
+	return true
+}
+
+// describe writes the world's sections; suite says the stall is the
+// suite's own work (suiteStall).
+func (ww *worldWatch) describe(out *strings.Builder, suite bool) {
+	if suite {
+		fmt.Fprintf(out, "--- violation\n%s (runner %q, seed %d, scenario %q, world %s): a fault of the suite, not of the runner; please report it with this diagnosis\n",
+			SuiteStall, ww.runner, ww.seed, ww.scenario, ww.id)
+	} else {
+		fmt.Fprintf(out, "--- violation\nDET-3: the world did not settle (runner %q, seed %d, scenario %q, world %s)\n",
+			ww.runner, ww.seed, ww.scenario, ww.id)
+	}
 	steps := ww.steps.Load()
 	last := fmt.Sprintf("%d", steps)
 	if steps == 0 {

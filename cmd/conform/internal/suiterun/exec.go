@@ -170,7 +170,8 @@ func (p Plan) checkOnce(ctx context.Context, b binary, t Target, emit func(Event
 // ended, or test2json failed it without the suite's failure text (or
 // with the stall watchdog's, which ends the process).
 func diedIn(pr reports.Property) bool {
-	return pr.Status == "" || pr.Status == reports.Fail && (pr.Violation == "" || strings.HasPrefix(pr.Violation, "DET-3: "))
+	return pr.Status == "" || pr.Status == reports.Fail && (pr.Violation == "" ||
+		strings.HasPrefix(pr.Violation, "DET-3: ") || strings.HasPrefix(pr.Violation, suiteStall))
 }
 
 // diagnoseDeath turns a property the binary died in into its verdict.
@@ -181,10 +182,15 @@ func diedIn(pr reports.Property) bool {
 // with the binary's diagnosis, stacks included, as its message.
 // Anything else (a kill, a timeout) is an error.
 func diagnoseDeath(pr *reports.Property, output []string, stderr string, waitErr error) {
-	verdict := firstLine(output, stderr, "DET-3: ", "panic: ", "fatal error: ")
+	verdict := firstLine(output, stderr, "DET-3: ", suiteStall, "panic: ", "fatal error: ")
 	printed := tail(output, stderr)
-	pr.Status = reports.Error
+	pr.Status, pr.Violation = reports.Error, ""
 	pr.Message = fmt.Sprintf("the test binary ended during check %d (seed %d) of this property (%v)%s", pr.Check, pr.Seed, waitErr, printed)
+	if strings.HasPrefix(verdict, suiteStall) {
+		// The suite's own work stalled: the tool's fault, not the runner's.
+		pr.Message = diagnosis(output, stderr, suiteStall)
+		return
+	}
 	if verdict == "" || pr.Seed == 0 {
 		return
 	}
@@ -216,6 +222,11 @@ func diagnosis(output []string, stderr, prefix string) string {
 	}
 	return ""
 }
+
+// suiteStall begins the stall watchdog's diagnosis when the suite's own
+// work, not the runner, kept the world from settling (sim.SuiteStall;
+// suiterun does not link the simulator).
+const suiteStall = "SUITE: the suite's own work did not finish"
 
 // diagnosisLines bounds the diagnosis kept in a report.
 const diagnosisLines = 400
