@@ -19,6 +19,7 @@ var (
 	flagSpecs     = stringFlag("allocsim.specs", "comma-separated SPEC IDs: run the properties that enforce one (as WithSpecs)")
 	flagShard     = stringFlag("allocsim.shard", "i/n: run shard i of n of the selected properties (as WithShard)")
 	flagSeeds     = stringFlag("allocsim.seeds", "lo..hi: check seeds lo to hi of each property (as WithSeedRange)")
+	flagMaxSteps  = intFlag("allocsim.maxsteps", "settled instants a check may take before it stops with a BUDGET diagnosis (0: the option's, else DefaultCheckBudget's)")
 	flagRerun     = intFlag("allocsim.rerun", "run every n-th check twice and compare traces, DET-4 (1: every check; 0: the option's, else DefaultRerun; -1: none)")
 )
 
@@ -64,6 +65,9 @@ func (c *config) applyFlags() {
 	}
 	if *flagBudget > 0 {
 		c.budget = *flagBudget
+	}
+	if *flagMaxSteps != 0 {
+		c.checkBudget.Steps = *flagMaxSteps
 	}
 	if *flagRerun != 0 {
 		c.rerun = *flagRerun

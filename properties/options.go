@@ -57,6 +57,7 @@ type config struct {
 	pkg         string
 	freeRunning bool
 	rerun       int
+	checkBudget prop.CheckBudget
 	errs        []error
 }
 
@@ -158,6 +159,19 @@ func WithFreeRunning() Option { return func(c *config) { c.freeRunning = true } 
 // check; the default is DefaultRerun, one in four; negative: none). A
 // failing check is always rerun before it is reported.
 func WithRerun(n int) Option { return func(c *config) { c.rerun = n } }
+
+// CheckBudget bounds each check while it runs: settled instants, trace
+// records and real time (zero fields: the defaults, DefaultCheckBudget;
+// negative: none). A check past it stops with a BUDGET diagnosis (seed,
+// virtual time reached, what it counted) and the suite goes on.
+type CheckBudget = prop.CheckBudget
+
+// DefaultCheckBudget is the budget of a check unless WithCheckBudget
+// sets another.
+var DefaultCheckBudget = prop.DefaultCheckBudget
+
+// WithCheckBudget sets the budget of each check.
+func WithCheckBudget(b CheckBudget) Option { return func(c *config) { c.checkBudget = b } }
 
 // DefaultRerun is how often a check runs twice by default: one in four.
 const DefaultRerun = prop.DefaultRerun

@@ -110,7 +110,7 @@ func (c config) explore(f interfaces.Factory, deadline time.Time, dir string, re
 		Factory: f, Checks: c.checks, Base: c.base, Seed: c.seed, SeedsFrom: c.seedsFrom, SeedsTo: c.seedsTo,
 		Faults: c.faults, Deadline: deadline,
 		ShrinkRuns: c.shrinkRuns, ArtifactDir: dir, Replay: replay, Stall: c.stall, FreeRunning: c.freeRunning,
-		Rerun: c.rerun,
+		Rerun: c.rerun, CheckBudget: c.checkBudget,
 	}
 }
 

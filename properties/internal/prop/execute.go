@@ -50,6 +50,8 @@ type RunConfig struct {
 	Replay func(seed uint64) string
 	// FreeRunning runs with sim.HoldNone whatever the property's Hold.
 	FreeRunning bool
+	// Budget bounds the run while it runs (zero: DefaultCheckBudget).
+	Budget CheckBudget
 }
 
 // Execute runs one scenario of a property in a bubble of its own under
@@ -58,8 +60,10 @@ type RunConfig struct {
 func Execute(t *testing.T, rc RunConfig) Outcome {
 	var out Outcome
 	var left []string
+	budget := watchBudget(rc.Budget)
+	defer budget.end()
 	sim.Test(t, sim.WatchConfig{Stall: rc.Stall, Replay: rc.Replay, Leaked: func(g []string) { left = g }}, func(t *testing.T) {
-		out = execute(rc)
+		out = execute(rc, budget)
 	})
 	if left != nil && !leakReported(out) {
 		// Goroutines the world's own count missed (not labelled with a
@@ -94,7 +98,7 @@ func leakReported(out Outcome) bool {
 	return false
 }
 
-func execute(rc RunConfig) (out Outcome) {
+func execute(rc RunConfig, budget *budgetWatch) (out Outcome) {
 	p, sc := rc.Property, rc.Scenario
 	hold := p.Hold
 	if rc.FreeRunning {
@@ -116,7 +120,7 @@ func execute(rc RunConfig) (out Outcome) {
 		chk = p.New(w.Scenario())
 	}()
 	if chk != nil {
-		runChecked(w, v, chk, p, &out)
+		runChecked(w, v, chk, p, &out, budget, rc.Factory.Name)
 	}
 	checked := v.cursor // the records the checker had seen when it stopped
 	closeErr := w.Close()
@@ -155,7 +159,7 @@ func execute(rc RunConfig) (out Outcome) {
 // then checks the end. A panic on the world's goroutine (the runner's
 // constructor, Start, a checker) becomes a violation or a harness error;
 // the caller closes the world either way.
-func runChecked(w *sim.World, v *View, chk Checker, p Property, out *Outcome) {
+func runChecked(w *sim.World, v *View, chk Checker, p Property, out *Outcome, budget *budgetWatch, runner string) {
 	phase := "client start"
 	defer func() {
 		if r := recover(); r != nil {
@@ -173,7 +177,14 @@ func runChecked(w *sim.World, v *View, chk Checker, p Property, out *Outcome) {
 		v.New = w.Trace().From(v.cursor)
 		v.cursor += len(v.New)
 		chk.Settled(v)
-		return v.Failed()
+		if v.Failed() {
+			return true
+		}
+		if x, over := budget.exceeded(w, v.cursor, runner, w.Scenario().Seed); over {
+			v.violations = append(v.violations, x)
+			return true
+		}
+		return false
 	}
 	phase = "the run"
 	if !w.RunUntil(step, w.Scenario().End().Sub(w.Now())) && p.Liveness > 0 {

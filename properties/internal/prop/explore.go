@@ -53,6 +53,8 @@ type Config struct {
 	// reported, so that no replay command claims what a rerun does not
 	// reproduce. FreeRunning runs are never compared.
 	Rerun int
+	// CheckBudget bounds each run while it runs (zero: the defaults).
+	CheckBudget CheckBudget
 }
 
 // DefaultRerun is Config.Rerun's default: one check in four runs twice.
@@ -130,7 +132,7 @@ func Explore(t *testing.T, p Property, cfg Config) Result {
 		t.Attr(AttrRunning, fmt.Sprintf("%d %d", i+1, seed))
 		d := seedDrawer(seed)
 		sc := draw(p, d, env, seed)
-		rc := RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning}
+		rc := RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning, Budget: cfg.CheckBudget}
 		out := Execute(t, rc)
 		res.Checks++
 		nondeterministic := false
@@ -196,7 +198,7 @@ func shrinkFailure(t *testing.T, f *Failure, tape []int, env Env, cfg Config) {
 		if sc.Validate() != nil {
 			return nil, false
 		}
-		out := Execute(t, RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning})
+		out := Execute(t, RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning, Budget: cfg.CheckBudget})
 		if out.Harness != nil || !out.Failed() {
 			return nil, false
 		}
