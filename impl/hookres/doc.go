@@ -19,4 +19,7 @@
 //  4. There is deliberately no "update one entry" method: callers build
 //     the complete map and set it once; caller-side read-modify-write is
 //     forbidden (HOOKRES-2).
+//
+// Package hookrestest is the conformance suite of such stores; this one
+// passes it, and a runner's own store proves itself with it.
 package hookres

@@ -15,6 +15,11 @@
 //   - the alloc and task hook interfaces (AR-4, AR-5), which are how the
 //     reference runner is put together; other runners need not use them.
 //
+// Hook resources (HOOKRES) have no interface here: how a runner keeps them
+// is its own. A runner whose store has SetCSIMounts and GetCSIMounts (as
+// impl/hookres does) checks it with the store suite from its own test:
+// hookrestest.Run(t, myStoreConstructor) (package impl/hookres/hookrestest).
+//
 // A runner under test is a Factory that names both halves:
 // impl/reference.WithAllocRunner pairs an alloc runner with the reference
 // node client, and reference.Factory is the complete reference runner.

@@ -1,0 +1,5 @@
+//go:build race
+
+package hookrestest
+
+const raceEnabled = true
