@@ -125,6 +125,9 @@ func keepsArtifacts() bool {
 func report(t *testing.T, res prop.Result) {
 	t.Helper()
 	t.Attr(AttrChecks, fmt.Sprint(res.Checks))
+	if len(res.Coverage) > 0 {
+		t.Attr(AttrSituations, res.Coverage.String())
+	}
 	if res.Truncated {
 		t.Attr(AttrTruncated, "true")
 		t.Logf("budget: %d checks ran", res.Checks)
@@ -179,6 +182,9 @@ const (
 	AttrTruncated = "allocsim.truncated"
 	// AttrSeed: the failing seed.
 	AttrSeed = "allocsim.seed"
+	// AttrSituations: how many checks reached each situation of the
+	// property's catalogue, "name=runs,name=runs" (prop.Coverage).
+	AttrSituations = "allocsim.situations"
 	// AttrRunning: "<check> <seed>", set as each check starts, so that
 	// a test binary that dies in a check has named its seed.
 	AttrRunning = prop.AttrRunning

@@ -41,11 +41,22 @@ type Result struct {
 	Harness string
 	// Elapsed is the real time it took.
 	Elapsed time.Duration
+	// Situations counts, per situation of the property's catalogue (in
+	// catalogue order), the checks that reached it.
+	Situations []SituationCount
 }
+
+// SituationCount is one situation of a property's catalogue and how many
+// checks reached it.
+type SituationCount = prop.SituationCount
+
+// Never are the situations of the result's catalogue no check reached.
+func (r Result) Never() []string { return prop.Coverage(r.Situations).Never() }
 
 func resultOf(r prop.Result) Result {
 	p := r.Property
-	out := Result{ID: p.ID, Specs: p.Specs, Doc: p.Doc, Checks: r.Checks, Truncated: r.Truncated, Elapsed: r.Elapsed}
+	out := Result{ID: p.ID, Specs: p.Specs, Doc: p.Doc, Checks: r.Checks, Truncated: r.Truncated, Elapsed: r.Elapsed,
+		Situations: r.Coverage}
 	if r.Harness != nil {
 		out.Harness = r.Harness.Error()
 	}

@@ -22,6 +22,7 @@ const (
 	attrTotal     = "allocsim.properties"
 	attrRunning   = "allocsim.running"
 	attrPlan      = "allocsim.plan"
+	attrSituation = "allocsim.situations"
 )
 
 // testEvent is one line of `go test -json` (cmd/test2json).
@@ -193,6 +194,8 @@ func setAttr(p *Property, key, value string) {
 		p.Checks, _ = strconv.Atoi(value)
 	case attrTruncated:
 		p.Truncated = value == "true"
+	case attrSituation:
+		p.Situations = parseSituations(value)
 	}
 }
 

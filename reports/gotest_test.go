@@ -100,6 +100,7 @@ func TestAttributesAreTheSuites(t *testing.T) {
 	must.Eq(t, properties.AttrSeed, attrSeed)
 	must.Eq(t, properties.AttrProperties, attrTotal)
 	must.Eq(t, properties.AttrPlan, attrPlan)
+	must.Eq(t, properties.AttrSituations, attrSituation)
 	must.Eq(t, properties.AttrRunning, attrRunning)
 }
 

@@ -3,6 +3,7 @@ package reports
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,6 +72,9 @@ type Property struct {
 	// header line, then the scenario's text).
 	Scenario  string   `json:"scenario,omitempty"`
 	Artifacts []string `json:"artifacts,omitempty"`
+	// Situations counts, per situation of the property's catalogue (the
+	// cases its rules distinguish), the checks that reached it.
+	Situations []Situation `json:"situations,omitempty"`
 	// Elapsed is the real time it took.
 	Elapsed time.Duration `json:"elapsed_ns"`
 	// Timeline is the failing run's timeline, when its artifacts were
@@ -174,4 +178,36 @@ func (run Run) OK() bool {
 		}
 	}
 	return true
+}
+
+// Situation is one case of a property's catalogue and how many checks
+// reached it.
+type Situation struct {
+	Name string `json:"name"`
+	Runs int    `json:"runs"`
+}
+
+// Never are the situations of p's catalogue no check reached.
+func (p Property) Never() []string {
+	var out []string
+	for _, s := range p.Situations {
+		if s.Runs == 0 {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// parseSituations reads "name=runs,name=runs".
+func parseSituations(v string) []Situation {
+	var out []Situation
+	for _, part := range strings.Split(v, ",") {
+		name, runs, ok := strings.Cut(part, "=")
+		if !ok {
+			continue
+		}
+		n, _ := strconv.Atoi(runs)
+		out = append(out, Situation{Name: name, Runs: n})
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
+	"github.com/allocsim/allocsim/sim/trace"
 )
 
 // drawKillGroup draws a group that is killed during the run: a stop_job
@@ -76,6 +77,17 @@ var killOrder = prop.Property{
 	Doc:    "a kill stops the leader first and waits for it, then the other main tasks, then the sidecars; each stopped task got Killing with its capped kill timeout",
 	Faults: []faults.Class{faults.DriverStopHang},
 	Draw:   drawKillGroup,
+	Situations: []prop.Situation{
+		{Name: "leader-stopped", Doc: "a leader stopped, in the first phase"},
+		{Name: "main-stopped", Doc: "a non-leader main task stopped, in the second phase"},
+		{Name: "sidecar-stopped", Doc: "a sidecar stopped, in the last phase"},
+		{Name: "prestart-sidecar-stopped", Doc: "a prestart sidecar stopped with the sidecars"},
+		{Name: "poststop-in-killed-group", Doc: "a group with a poststop task was killed"},
+		{Name: "kill-timeout-under-cap", Doc: "a stopped task's kill timeout under max_kill_timeout"},
+		{Name: "kill-timeout-over-cap", Doc: "a stopped task's kill timeout over max_kill_timeout (capped)"},
+		{Name: "kill-timeout-unset", Doc: "a stopped task without a kill timeout (the 5s default)"},
+		{Name: "stop-hangs", Doc: "a driver StopTask that hangs"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		running := map[taskKey]bool{}
@@ -101,6 +113,11 @@ var killOrder = prop.Property{
 					delete(running, taskKey{Alloc: r.Alloc, Task: r.Task})
 				}
 			}
+			for _, r := range v.New {
+				if r.Kind == trace.KindFault && strings.HasPrefix(r.Op, string(faults.DriverStopHang)) {
+					v.Reach("stop-hangs")
+				}
+			}
 			for _, k := range sortedKeys(stopped) {
 				_, tg := groupOf(v, k.Alloc)
 				if tg == nil {
@@ -111,6 +128,24 @@ var killOrder = prop.Property{
 				if p < 0 {
 					continue
 				}
+				t := tg.LookupTask(k.Task)
+				v.Reach([...]string{"leader-stopped", "main-stopped", "sidecar-stopped"}[p])
+				if t.IsPrestart() && t.IsSidecar() {
+					v.Reach("prestart-sidecar-stopped")
+				}
+				for _, x := range tg.Tasks {
+					if x.IsPoststop() {
+						v.Reach("poststop-in-killed-group")
+					}
+				}
+				switch {
+				case t.KillTimeout == 0:
+					v.Reach("kill-timeout-unset")
+				case t.KillTimeout > maxKillTimeout:
+					v.Reach("kill-timeout-over-cap")
+				default:
+					v.Reach("kill-timeout-under-cap")
+				}
 				for _, earlier := range [][]string{phases.Leader, phases.Main, phases.Sidecars}[:p] {
 					for _, y := range earlier {
 						if running[taskKey{Alloc: k.Alloc, Task: y}] {
@@ -120,7 +155,6 @@ var killOrder = prop.Property{
 						}
 					}
 				}
-				t := tg.LookupTask(k.Task)
 				want := t.EffectiveKillTimeout(maxKillTimeout)
 				h := f.History[k]
 				var kev *structs.TaskEvent
@@ -169,6 +203,14 @@ var killRules = prop.Property{
 	Doc:    "a dead failed task, a dead leader or only sidecars alive give every live task the kill event KillRule names (Sibling Task Failed with the first failed task, Leader Task Dead, Main Tasks Dead)",
 	Faults: []faults.Class{faults.DriverStopHang},
 	Draw:   drawKillGroup,
+	Situations: []prop.Situation{
+		{Name: "sibling-failed", Doc: "a dead failed task: Sibling Task Failed to every live task"},
+		{Name: "several-failed", Doc: "two tasks of the alloc failed at once: the first failed by name is named"},
+		{Name: "leader-dead", Doc: "a dead non-failed leader: Leader Task Dead"},
+		{Name: "main-tasks-dead", Doc: "only sidecars alive: Main Tasks Dead"},
+		{Name: "server-stop", Doc: "the server stopped the alloc (desired stop)"},
+		{Name: "server-evict", Doc: "the server evicted the alloc (desired evict)"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		killed := map[string]bool{} // allocs whose kill started
@@ -217,6 +259,12 @@ var killRules = prop.Property{
 							return
 						}
 					}
+					reachRule(v, k.Type, tg.Tasks, a.TaskStates)
+				}
+				if sa := v.ServerAlloc(a.ID); sa != nil && sa.DesiredStatus == structs.AllocDesiredStatusStop {
+					v.Reach("server-stop")
+				} else if sa != nil && sa.DesiredStatus == structs.AllocDesiredStatusEvict {
+					v.Reach("server-evict")
 				}
 				if killed[a.ID] || v.ServerAlloc(a.ID).ServerTerminal() {
 					delete(due, a.ID)
@@ -234,4 +282,26 @@ var killRules = prop.Property{
 			}
 		}}
 	},
+}
+
+// reachRule counts the kill rule that fired, and whether several tasks of
+// the alloc have failed by then.
+func reachRule(v *prop.View, typ string, tasks []*structs.Task, states map[string]*structs.TaskState) {
+	switch typ {
+	case structs.TaskSiblingFailed:
+		v.Reach("sibling-failed")
+		failed := 0
+		for _, t := range tasks {
+			if s := states[t.Name]; s != nil && s.State == structs.TaskStateDead && s.Failed {
+				failed++
+			}
+		}
+		if failed > 1 {
+			v.Reach("several-failed")
+		}
+	case structs.TaskLeaderDead:
+		v.Reach("leader-dead")
+	case structs.TaskMainDead:
+		v.Reach("main-tasks-dead")
+	}
 }

@@ -41,7 +41,18 @@ var lifecycleStartOrder = prop.Property{
 		}
 		return sc
 	},
+	Situations: []prop.Situation{
+		{Name: "prestart-started", Doc: "a prestart task started"},
+		{Name: "prestart-sidecar-started", Doc: "a prestart sidecar started"},
+		{Name: "main-started", Doc: "a main task started"},
+		{Name: "main-waits-for-failed-prestart", Doc: "a prestart task failed, so the main tasks wait"},
+		{Name: "poststart-started", Doc: "a poststart task started"},
+		{Name: "poststart-sidecar-started", Doc: "a poststart sidecar started"},
+		{Name: "poststop-started", Doc: "a poststop task started, the main tasks dead"},
+		{Name: "restarted", Doc: "a task started again after an exit"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
+		starts := map[taskKey]int{}
 		return prop.Checks{OnSettled: func(v *prop.View) {
 			for _, r := range driverOps(v) {
 				if drivers.Op(r.Op) != drivers.OpStart {
@@ -60,7 +71,40 @@ var lifecycleStartOrder = prop.Property{
 					v.Violatef(r.Alloc, r.Task, "StartTask of a "+status.StageOf(t).String()+" task", "called", "only once its AR-9 start condition holds")
 					return
 				}
+				reachStart(v, t, starts, taskKey{Alloc: r.Alloc, Task: r.Task})
+			}
+			for _, a := range v.Allocs() {
+				_, tg := groupOf(v, a.ID)
+				if tg == nil {
+					continue
+				}
+				for _, t := range tg.Tasks {
+					if s := a.TaskStates[t.Name]; t.IsPrestart() && !t.IsSidecar() && s != nil && s.State == structs.TaskStateDead && s.Failed {
+						v.Reach("main-waits-for-failed-prestart")
+					}
+				}
 			}
 		}}
 	},
+}
+
+// reachStart counts the stage of a task that started, and a restart.
+func reachStart(v *prop.View, t *structs.Task, starts map[taskKey]int, k taskKey) {
+	if starts[k]++; starts[k] > 1 {
+		v.Reach("restarted")
+	}
+	switch {
+	case t.IsPrestart() && t.IsSidecar():
+		v.Reach("prestart-sidecar-started")
+	case t.IsPrestart():
+		v.Reach("prestart-started")
+	case t.IsPoststart() && t.IsSidecar():
+		v.Reach("poststart-sidecar-started")
+	case t.IsPoststart():
+		v.Reach("poststart-started")
+	case t.IsPoststop():
+		v.Reach("poststop-started")
+	default:
+		v.Reach("main-started")
+	}
 }

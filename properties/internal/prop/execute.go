@@ -34,6 +34,9 @@ type Outcome struct {
 	// Attachments are files a checker attached to its violation (View.
 	// Attach), by file suffix; a failure writes them as artifacts.
 	Attachments map[string][]byte
+	// Reached are the situations of the property's catalogue the run
+	// reached (View.Reach).
+	Reached map[string]bool
 }
 
 // Failed reports whether the runner broke the property in this run.
@@ -109,7 +112,7 @@ func execute(rc RunConfig, budget *budgetWatch) (out Outcome) {
 		out.Harness = fmt.Errorf("property %s drew a scenario the world refuses: %w", p.ID, err)
 		return out
 	}
-	v := &View{World: w, Scenario: w.Scenario()}
+	v := &View{World: w, Scenario: w.Scenario(), situations: p.Situations}
 	var chk Checker
 	func() {
 		defer func() {
@@ -123,6 +126,7 @@ func execute(rc RunConfig, budget *budgetWatch) (out Outcome) {
 		runChecked(w, v, chk, p, &out, budget, rc.Factory.Name)
 	}
 	checked := v.cursor // the records the checker had seen when it stopped
+	out.Reached = v.reached
 	closeErr := w.Close()
 	out.Trace = w.Trace().Records()
 	out.End, out.Steps = w.Now(), w.Steps()

@@ -85,6 +85,9 @@ type Result struct {
 	// Reruns is how many checks ran a second time to compare traces
 	// (Config.Rerun).
 	Reruns int
+	// Coverage counts, per situation of the property's catalogue, the
+	// checks that reached it (shrinking and reruns not counted).
+	Coverage Coverage
 }
 
 // Passed reports whether the property held.
@@ -108,7 +111,7 @@ func SeedOf(base uint64, id string, i int) uint64 {
 // shrunk and described.
 func Explore(t *testing.T, p Property, cfg Config) Result {
 	start := time.Now() // the budget is real time, read outside every bubble
-	res := Result{Property: p}
+	res := Result{Property: p, Coverage: newCoverage(p.Situations)}
 	env := Env{Faults: allowed(p.Faults, cfg.Faults)}
 	seedList := []uint64{cfg.Seed}
 	switch {
@@ -135,6 +138,7 @@ func Explore(t *testing.T, p Property, cfg Config) Result {
 		rc := RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning, Budget: cfg.CheckBudget}
 		out := Execute(t, rc)
 		res.Checks++
+		res.Coverage.add(out.Reached)
 		nondeterministic := false
 		if out.Harness == nil && (out.Failed() && !cfg.FreeRunning || cfg.rerun(i)) {
 			res.Reruns++

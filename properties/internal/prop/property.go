@@ -46,6 +46,9 @@ type Property struct {
 	Liveness time.Duration
 	// New returns the checker of one run of sc.
 	New func(sc scenario.Scenario) Checker
+	// Situations is the catalogue of the cases its rules distinguish
+	// (View.Reach counts them); empty means none catalogued yet.
+	Situations []Situation
 }
 
 // Spec is the SPEC ID part of ID ("SCHED-5").

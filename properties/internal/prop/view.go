@@ -53,6 +53,8 @@ type View struct {
 	allocsAt    uint64
 	violations  []Violation
 	attachments map[string][]byte
+	situations  []Situation     // the property's catalogue
+	reached     map[string]bool // what this run reached (Reach)
 }
 
 // Attach attaches a file to the run's violation (porcupine's HTML

@@ -68,6 +68,7 @@ func writeSummary(w io.Writer, run reports.Run) error {
 			fmt.Fprintf(&b, "\nNOT RUN %s: %d properties\n", r.Name, n)
 		}
 	}
+	writeCoverage(&b, run)
 	fmt.Fprintf(&b, "\n%d of %d runners met their expectation", met, len(run.Runners))
 	if met == len(run.Runners) {
 		b.WriteString(".\n")
@@ -147,4 +148,29 @@ func notRun(r reports.Runner) int {
 		}
 	}
 	return n
+}
+
+// writeCoverage prints, per runner whose properties report situations,
+// how many of their catalogued situations the checks reached, and every
+// one never reached (a check that could not fire in this run).
+func writeCoverage(b *strings.Builder, run reports.Run) {
+	for _, r := range run.Runners {
+		total, reached := 0, 0
+		var never []string
+		for _, p := range r.Properties {
+			total += len(p.Situations)
+			reached += len(p.Situations) - len(p.Never())
+			for _, n := range p.Never() {
+				never = append(never, p.ID+": "+n)
+			}
+		}
+		if total == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "\nSITUATIONS %s: %d of %d reached", r.Name, reached, total)
+		if len(never) > 0 {
+			fmt.Fprintf(b, "; never reached:\n  %s", strings.Join(never, "\n  "))
+		}
+		b.WriteString("\n")
+	}
 }
