@@ -100,6 +100,7 @@ func merge(files []*summaryFile, names []string) (*summaryFile, error) {
 			q.Checked = union(q.Checked, p.Checked)
 			q.Stopped = union(q.Stopped, p.Stopped)
 			q.Checks += p.Checks
+			q.addSituations(p.Situations)
 			if p.Status == statusNA {
 				q.Status = statusNA
 			}

@@ -99,6 +99,7 @@ func (f *summaryFile) record(w work, results []reports.Property, replay func(id 
 		}
 		seen[r.ID] = true
 		p := f.property(r.ID)
+		p.addSituations(r.Situations)
 		switch r.Status {
 		case reports.NotApplicable:
 			p.Status = statusNA

@@ -46,6 +46,12 @@ func writeReport(w io.Writer, f *summaryFile, self, path string) error {
 			fmt.Fprintf(&b, ": %s\n    %s\n", x.Violation, x.Replay)
 		}
 	}
+	if never := f.never(); len(never) > 0 {
+		fmt.Fprintf(&b, "situations never reached: %d (a check that cannot fire over these seeds: a failure of the suite)\n  %s\n",
+			len(never), strings.Join(never, "\n  "))
+	} else if f.hasSituations() {
+		b.WriteString("situations: every catalogued situation reached\n")
+	}
 	if path != "" {
 		fmt.Fprintf(&b, "summary: %s\n", path)
 	}
@@ -64,4 +70,14 @@ func gapText(gaps Set) string {
 		return gaps.String()
 	}
 	return fmt.Sprintf("%s and %d more ranges", gaps[:maxGaps], len(gaps)-maxGaps)
+}
+
+// hasSituations reports whether any property reported its catalogue.
+func (f *summaryFile) hasSituations() bool {
+	for _, p := range f.Properties {
+		if len(p.Situations) > 0 {
+			return true
+		}
+	}
+	return false
 }

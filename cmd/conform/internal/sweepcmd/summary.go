@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/allocsim/allocsim/reports"
 )
 
 // summaryFormat names the summary file's format and version.
@@ -59,6 +61,36 @@ type propertyState struct {
 	Stopped Set `json:"stopped,omitempty"`
 	// Checks is how many scenarios ran.
 	Checks uint64 `json:"checks"`
+	// Situations counts, per situation of the property's catalogue, the
+	// checks that reached it, summed over chunks and shards.
+	Situations []reports.Situation `json:"situations,omitempty"`
+}
+
+// addSituations adds counts to p's, situation by situation.
+func (p *propertyState) addSituations(counts []reports.Situation) {
+	for _, c := range counts {
+		i := slices.IndexFunc(p.Situations, func(s reports.Situation) bool { return s.Name == c.Name })
+		if i < 0 {
+			p.Situations = append(p.Situations, c)
+			continue
+		}
+		p.Situations[i].Runs += c.Runs
+	}
+}
+
+// never lists, as "<property>: <situation>", every situation of the
+// checked properties that no check reached: a check that cannot fire
+// over the sweep's seeds, a failure of the suite.
+func (f *summaryFile) never() []string {
+	var out []string
+	for _, p := range f.Properties {
+		for _, s := range p.Situations {
+			if s.Runs == 0 {
+				out = append(out, p.ID+": "+s.Name)
+			}
+		}
+	}
+	return out
 }
 
 // failure is a failing seed, with the command that replays it.

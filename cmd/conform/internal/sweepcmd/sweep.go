@@ -75,8 +75,15 @@ func (c Config) Run(name string, args []string, stdout, stderr io.Writer) error 
 	if len(t.file.Failures) > 0 {
 		return errFailures
 	}
+	if len(t.file.Gaps) == 0 && len(t.file.never()) > 0 {
+		return errUnreached
+	}
 	return nil
 }
+
+// errUnreached is exit code 1 too: the whole range ran and some check
+// could never fire (the report lists the situations never reached).
+var errUnreached = cli.Verbatim(errors.New("conform sweep: situations never reached (listed above): the suite cannot fail there"))
 
 // sweeper runs chunks: each worker takes the next chunk with work
 // (summaryFile.next) under the lock, checks it with the suite, records
