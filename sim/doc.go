@@ -51,6 +51,14 @@
 //     needs it, e.g. a crash's shutdown), settling after each;
 //  5. apply a pending clock jump; repeat.
 //
+// The time package in step: inside the bubble the time package is
+// virtual too. New moves the bubble's clock to the scenario's start, and
+// before every move of the world's clock the bubble sleeps to the same
+// instant, so a runner on time.Now, time.Sleep and time's timers sees the
+// world's now; when one of its goroutines wakes on such a timer between
+// two instants of the world and pushes or makes an injected call, the
+// world stops at that instant too (instep.go, internal/bubbletime).
+//
 // Held calls: driver calls, CSI calls, state DB writes and RPCs (before
 // they are sent) of the client under test are held at the world's gate
 // and released one at a time, in an order drawn from the seed's
@@ -148,7 +156,11 @@
 // The run's first offending stamp and the count are one violation at
 // Close: "DET-1 (runner "<name>", seed <n>): <alloc>/<task> @<now>:
 // TaskEvent "<type>".Time = <got>, want the world's virtual now <now>
-// (<why>); ...".
+// (...)"; a stamp of an earlier instant of the run is a late push,
+// "SYNC-1 (runner ...): ... pushed <d> after the instant it was made".
+// Close also reports goroutines a shut-down client left (LEAK, naming
+// where each was started) and the server's rejections of the client's
+// updates (SYNC-4, rejections.go).
 //
 // CheckReplay(cfg, opts) is DET-4 as a check: it runs cfg in fresh
 // worlds (two, or opts.Runs) inside the caller's bubble and compares each
