@@ -213,9 +213,9 @@ func errorPaths(t *testing.T, route routing) {
 		{http.MethodGet, base + "/signal", "", 405, agent.MsgInvalidMethod},
 		{http.MethodPost, "/v1/metrics?format=prometheus", "", 405, agent.MsgInvalidMethod},
 		// API-2: exactly two tokens after /v1/client/allocation/.
-		{http.MethodPut, base + "/pause/extra", `{"Task":"sched","ScheduleState":"pause"}`, 404, agent.MsgResourceNotFound},
-		{http.MethodGet, base, "", 404, agent.MsgResourceNotFound},
-		{http.MethodGet, "/v1/nothing", "", 404, agent.MsgResourceNotFound},
+		{http.MethodPut, base + "/pause/extra", `{"Task":"sched","ScheduleState":"pause"}`, 404, "Resource not found"},
+		{http.MethodGet, base, "", 404, "Resource not found"},
+		{http.MethodGet, "/v1/nothing", "", 404, "Resource not found"},
 		// Malformed bodies (API-2, API-4, API-6).
 		{http.MethodPut, base + "/pause", `{`, 400, "Failed to decode body: unexpected EOF"},
 		{http.MethodPost, base + "/signal", `{"Task":7}`, 400,
@@ -224,8 +224,8 @@ func errorPaths(t *testing.T, route routing) {
 		{http.MethodPost, "/v1/jobs", `{}`, 400, agent.MsgJobMissing},
 		// An empty pause body is an empty request: no valid state.
 		{http.MethodPost, base + "/pause", ``, 400, agent.MsgInvalidScheduleState},
-		// API-7: the server's first check.
-		{http.MethodGet, "/v1/client/allocation//pause?task=sched", "", 500, "missing AllocID"},
+		// API-2: an empty alloc ID is no path token.
+		{http.MethodGet, "/v1/client/allocation//pause?task=sched", "", 404, "Resource not found"},
 		// API-5: prefix listing, as the CLI uses it.
 		{http.MethodGet, "/v1/allocations?prefix=zz", "", 200, "[]"},
 		{http.MethodGet, "/v1/job/nope/allocations", "", 200, "[]"},
@@ -233,8 +233,6 @@ func errorPaths(t *testing.T, route routing) {
 		{http.MethodPost, base + "/pause", `{"Task":"sched","ScheduleState":"scheduled"}`, 200, `{"Index":0}`},
 		{http.MethodPost, base + "/signal", `{"Task":"plain","Signal":"SIGHUP"}`, 200, `{"Index":0}`},
 		{http.MethodGet, base + "/pause?task=sched", "", 200, `{"ScheduleState":"scheduled_pause"}`},
-		// Metrics: only prometheus.
-		{http.MethodGet, "/v1/metrics?format=json", "", 400, `Unsupported metrics format "json": only "prometheus" is served`},
 	}
 	for _, rc := range raws {
 		code, body := r.raw(rc.method, rc.path, rc.body)

@@ -172,6 +172,7 @@ func TestRealNomadCLI(t *testing.T) {
 	}
 	step("agent-info", 0, []string{"agent-info"}, `(?m)^client$`, `node_id\s+= `+node)
 	step("server members", 0, []string{"server", "members"}, `\salive\s`)
+	newCommandSteps(t, step, id, node)
 
 	step("alloc stop", 0, []string{"alloc", "stop", id}, `Monitoring evaluation "[0-9a-f]{8}"`)
 	step("job stop", 0, []string{"job", "stop", "-yes", "conform-cli"}, `Monitoring evaluation "[0-9a-f]{8}"`)
@@ -180,6 +181,39 @@ func TestRealNomadCLI(t *testing.T) {
 	}
 	// Exit 255 is nomad job plan's error code.
 	step("job plan", 255, []string{"job", "plan", jobFile}, `Unexpected response code: 501`, `job plan is not supported by this agent`)
+}
+
+// newCommandSteps are the commands of issue 24: each works or gets the
+// agent's clear 501 `<command> is not supported by this agent` (exit 1,
+// the CLI's for an API error), never a 404.
+func newCommandSteps(t *testing.T, step func(string, int, []string, ...string) (cliResult, bool), id, node string) {
+	step("job history", 0, []string{"job", "history", "conform-cli"}, `(?m)^Version\s+= 0$`, `(?m)^Submit Date\s+= `)
+	step("job restart", 0, []string{"job", "restart", "-yes", "conform-cli"},
+		`Restarting running tasks in allocation "`+id[:8]+`"`, `Job restarted successfully!`)
+	for _, c := range []struct {
+		op   string
+		args []string
+	}{
+		{"job eval", []string{"job", "eval", "conform-cli"}},
+		{"job scale", []string{"job", "scale", "conform-cli", "g", "2"}},
+		{"alloc checks", []string{"alloc", "checks", id}},
+		{"alloc exec", []string{"alloc", "exec", "-i=false", "-t=false", "-task", "sleeper", id, "true"}},
+		{"node eligibility", []string{"node", "eligibility", "-disable", node}},
+		{"node drain", []string{"node", "drain", "-enable", "-yes", node}},
+		{"namespace list", []string{"namespace", "list"}},
+		{"var list", []string{"var", "list"}},
+		{"system gc", []string{"system", "gc"}},
+	} {
+		step(c.op, 1, c.args, `Unexpected response code: 501 \(`+c.op+` is not supported by this agent\)`)
+	}
+	if r, ok := step("operator metrics", 0, []string{"operator", "metrics"}); ok {
+		var got api.MetricsSummary
+		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || got.Timestamp == "" {
+			t.Errorf("operator metrics: not go-metrics' JSON summary (Timestamp %q, error %v)\n%s", got.Timestamp, err, r)
+		}
+	}
+	step("operator metrics -format prometheus", 0, []string{"operator", "metrics", "-format", "prometheus"},
+		`(?m)^# TYPE nomad_client_alloc_hook_prerun_success counter$`)
 }
 
 // pauseSteps: a forced pause of the scheduled sleeper, its state read

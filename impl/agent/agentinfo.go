@@ -4,8 +4,23 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/hashicorp/nomad/api"
+)
+
+// What the agent reports about itself (/v1/agent/self, members, status):
+// the Nomad version whose API it serves, and the addresses of a one-server
+// cluster whose RPC and gossip ports are Nomad's defaults (nothing listens
+// there: the simulated server is in process).
+const (
+	NomadVersion    = "1.10.5"
+	VersionMetadata = "allocsim"
+	DefaultRegion   = "global"
+	serverAddr      = "127.0.0.1"
+	serverRPCPort   = "4647"
+	serverSerfPort  = 4648
+	serverRPCAddr   = serverAddr + ":" + serverRPCPort
+	defaultHTTPAddr = "127.0.0.1:4646"
 )
 
 // identity is who the agent says it is: its node's name and datacenter
@@ -16,13 +31,13 @@ type identity struct {
 }
 
 func (h *Handler) identity() identity {
-	id := identity{nodeName: "server", datacenter: structs.DefaultNodeDatacenter,
-		nodePool: structs.DefaultNodePool, region: h.region}
+	id := identity{nodeName: "server", datacenter: records.DefaultNodeDatacenter,
+		nodePool: records.DefaultNodePool, region: h.region}
 	if h.client == nil {
 		return id
 	}
 	id.nodeID = h.client.NodeID()
-	id.nodeName = structs.DefaultNodeName(id.nodeID)
+	id.nodeName = records.DefaultNodeName(id.nodeID)
 	if c, ok := h.cluster(); ok {
 		for _, n := range c.Nodes() {
 			if n.ID == id.nodeID {

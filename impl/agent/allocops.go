@@ -18,9 +18,9 @@ type allocStopResponse struct {
 // allocStop is PUT/POST /v1/allocation/<id>/stop: the alloc goes to
 // desired stop (as a job stop does; no replacement is placed) under an
 // `alloc-stop` evaluation; 404 `alloc not found`.
-func (h *Handler) allocStop(_ *http.Request, id string) (any, uint64, error) {
+func (h *Handler) allocStop(r *http.Request) (any, uint64, error) {
 	c, _ := h.cluster()
-	ev, index, err := c.StopAlloc(id)
+	ev, index, err := c.StopAlloc(r.PathValue("id"))
 	if errors.Is(err, ErrAllocNotFound) {
 		return nil, 0, notFound(MsgAllocNotFound)
 	}
@@ -36,13 +36,14 @@ func (h *Handler) allocStop(_ *http.Request, id string) (any, uint64, error) {
 // the alloc runner's RestartTask (TaskName), RestartAll (AllTasks) or
 // RestartRunning (neither), each appending `Restart Signaled` (AR-1).
 // Reply `{"Index":0}`.
-func (h *Handler) restart(r *http.Request, allocID string) (any, uint64, error) {
+func (h *Handler) restart(r *http.Request) (any, uint64, error) {
+	allocID := r.PathValue("id")
 	var body api.AllocationRestartRequest
 	if err := decodeBody(r, &body); err != nil {
 		return nil, 0, err
 	}
 	if body.TaskName != "" && body.AllTasks {
-		return nil, 0, badRequest(MsgRestartTaskAndAll)
+		return nil, 0, badRequest("a restart names either a task or all tasks, not both")
 	}
 	args := &structs.AllocRestartRequest{
 		AllocID: allocID, TaskName: body.TaskName, AllTasks: body.AllTasks,

@@ -10,8 +10,8 @@ import (
 // Job and task states (Paused included), and what the CLI reads beyond
 // SPEC (apiconv.ServedAlloc: EvalID, NodeName, the job's Version, ...),
 // 404 `alloc not found`; the index is the alloc's ModifyIndex.
-func (h *Handler) allocInfo(_ *http.Request, id string) (any, uint64, error) {
-	a, ok := h.server.Alloc(id)
+func (h *Handler) allocInfo(r *http.Request) (any, uint64, error) {
+	a, ok := h.server.Alloc(r.PathValue("id"))
 	if !ok || a == nil {
 		return nil, 0, notFound(MsgAllocNotFound)
 	}

@@ -10,15 +10,16 @@ import (
 // pauseRequests maps API-2's request values to the pause states they ask
 // for (PAUSE-1).
 var pauseRequests = map[string]structs.TaskScheduleState{
-	requestPause:     structs.TaskScheduleStateForcePause,
-	requestRun:       structs.TaskScheduleStateForceRun,
-	requestScheduled: structs.TaskScheduleStateScheduleResume,
+	"pause":     structs.TaskScheduleStateForcePause,
+	"run":       structs.TaskScheduleStateForceRun,
+	"scheduled": structs.TaskScheduleStateScheduleResume,
 }
 
 // setPause is PUT/POST /v1/client/allocation/<id>/pause (API-2), after the
 // method check: decode (400), map the state (400, before any lookup),
 // route (API-7). Reply `{"Index":n}` with the RPC's index.
-func (h *Handler) setPause(r *http.Request, allocID string) (any, uint64, error) {
+func (h *Handler) setPause(r *http.Request) (any, uint64, error) {
+	allocID := r.PathValue("id")
 	var body api.AllocPauseRequest
 	if err := decodeBody(r, &body); err != nil {
 		return nil, 0, err
@@ -40,7 +41,8 @@ func (h *Handler) setPause(r *http.Request, allocID string) (any, uint64, error)
 
 // getPause is GET /v1/client/allocation/<id>/pause?task=<name> (API-3):
 // `{"ScheduleState":"<state>"}`.
-func (h *Handler) getPause(r *http.Request, allocID string) (any, uint64, error) {
+func (h *Handler) getPause(r *http.Request) (any, uint64, error) {
+	allocID := r.PathValue("id")
 	q := r.URL.Query()
 	args := &structs.AllocGetPauseStateRequest{
 		AllocID: allocID, Task: q.Get("task"),
@@ -56,7 +58,8 @@ func (h *Handler) getPause(r *http.Request, allocID string) (any, uint64, error)
 // signal is PUT/POST /v1/client/allocation/<id>/signal (API-6): decode
 // (400), route (API-7); an empty Task signals every task (the client's
 // rule). Reply `{"Index":n}`.
-func (h *Handler) signal(r *http.Request, allocID string) (any, uint64, error) {
+func (h *Handler) signal(r *http.Request) (any, uint64, error) {
+	allocID := r.PathValue("id")
 	var body api.AllocSignalRequest
 	if err := decodeBody(r, &body); err != nil {
 		return nil, 0, err

@@ -97,7 +97,7 @@ func TestAPI2_Order(t *testing.T) {
 		{"one token", http.MethodPut, "/v1/client/allocation/nope", `{"ScheduleState":"pause"}`, 404, "Resource not found"},
 		{"three tokens", http.MethodPut, pause + "/x", `{"ScheduleState":"pause"}`, 404, "Resource not found"},
 		{"no tokens", http.MethodPut, "/v1/client/allocation/", ``, 404, "Resource not found"},
-		{"unknown action", http.MethodPut, "/v1/client/allocation/nope/stats", ``, 404, "Resource not found"},
+		{"unknown action", http.MethodPut, "/v1/client/allocation/nope/resume", ``, 404, "Resource not found"},
 		{"signal method", http.MethodGet, "/v1/client/allocation/nope/signal", ``, 405, "Invalid method"},
 		{"signal decode", http.MethodPut, "/v1/client/allocation/nope/signal", `[`, 400, "Failed to decode body: unexpected EOF"},
 	}
@@ -141,10 +141,11 @@ func TestAPI7_ErrorMapping(t *testing.T) {
 		})
 	}
 
-	// An empty alloc ID goes to the server, which refuses it: a 500.
+	// An empty alloc ID is no path token (API-2): the path is not the
+	// API's, and nothing is routed.
 	got := do(t, r.h, http.MethodPut, "/v1/client/allocation//pause", `{"ScheduleState":"run"}`)
-	must.EqOp(t, http.StatusInternalServerError, got.Status)
-	must.EqOp(t, "missing AllocID", got.Body)
+	must.EqOp(t, http.StatusNotFound, got.Status)
+	must.EqOp(t, "Resource not found", got.Body)
 
 	for _, tc := range []struct {
 		err    error

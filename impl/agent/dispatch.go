@@ -44,16 +44,13 @@ type dispatchResponse struct {
 // dispatch is PUT/POST /v1/job/<id>/dispatch: decode `{"Meta": {...},
 // "Payload": "<base64>"}` (an empty body dispatches without either),
 // then the server's DispatchJob.
-func (h *Handler) dispatch(r *http.Request, jobID string) (any, uint64, error) {
-	d, ok := h.server.(Dispatcher)
-	if !ok {
-		return nil, 0, notFound(MsgResourceNotFound)
-	}
+func (h *Handler) dispatch(r *http.Request) (any, uint64, error) {
+	d := h.server.(Dispatcher) // routed only then
 	var req api.JobDispatchRequest
 	if err := decodeBody(r, &req); err != nil {
 		return nil, 0, err
 	}
-	res, err := d.DispatchJob(jobID, req.Meta, req.Payload)
+	res, err := d.DispatchJob(r.PathValue("id"), req.Meta, req.Payload)
 	if errors.Is(err, ErrJobNotFound) {
 		return nil, 0, notFound(err.Error())
 	}

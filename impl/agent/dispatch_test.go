@@ -35,7 +35,7 @@ func TestDispatchRoute(t *testing.T) {
 	must.NoError(t, err)
 	r := do(t, plain, http.MethodPost, "/v1/job/sweep/dispatch", `{}`)
 	must.EqOp(t, http.StatusNotFound, r.Status)
-	must.EqOp(t, agent.MsgResourceNotFound, r.Body)
+	must.EqOp(t, "Resource not found", r.Body)
 
 	srv := &dispatchServer{fakeServer: newFakeServer(), res: agent.DispatchResult{
 		DispatchedJobID: "sweep/dispatch-1718355600-0a1b2c3d", EvalID: "ev", EvalCreateIndex: 12, JobCreateIndex: 12, Index: 12,

@@ -15,8 +15,6 @@ import (
 // API and CLI behaviour), ours where we do not (SPEC-NOTES "alloc fs and
 // logs"). The ADIR-4 refusals come from the alloc dir as they are.
 const (
-	// MsgAllocIDMissing is the 400 of an empty alloc ID in the path.
-	MsgAllocIDMissing = "must provide a valid alloc id"
 	// MsgFileNameMissing is the 400 of cat, readat and stream without path.
 	MsgFileNameMissing = "must provide a file name"
 	// MsgTaskMissing and MsgLogTypeMissing are the logs endpoint's 400s
@@ -60,44 +58,10 @@ const (
 	logStderr   = "stderr"
 )
 
-// routeClientFS routes the alloc dir endpoints (/v1/client/fs/...); false
-// leaves the request to the rest of the table. Every one is a GET:
-//
-//	/v1/client/fs/ls/<alloc>?path=              entries of a dir (JSON)
-//	/v1/client/fs/stat/<alloc>?path=            one entry (JSON)
-//	/v1/client/fs/cat/<alloc>?path=             a file's bytes
-//	/v1/client/fs/readat/<alloc>?path=&offset=&limit=
-//	/v1/client/fs/stream/<alloc>?path=&offset=&origin=&follow=&plain=
-//	/v1/client/fs/logs/<alloc>?task=&type=&offset=&origin=&follow=&plain=
-func (h *Handler) routeClientFS(r *http.Request, segs []string) (endpoint, bool) {
-	if len(segs) != 5 || segs[1] != "client" || segs[2] != "fs" {
-		return nil, false
-	}
-	var f func(r *http.Request, id string) (any, uint64, error)
-	switch segs[3] {
-	case "ls":
-		f = h.fsList
-	case "stat":
-		f = h.fsStat
-	case "cat":
-		f = h.fsCat
-	case "readat":
-		f = h.fsReadAt
-	case "stream":
-		f = h.fsStream
-	case "logs":
-		f = h.fsLogs
-	default:
-		return nil, false
-	}
-	return methods(r, bind(f, segs[4]), http.MethodGet), true
-}
-
-// allocFS finds the alloc dir of an alloc the agent's own client runs.
-func (h *Handler) allocFS(allocID string) (interfaces.AllocRunner, interfaces.AllocDir, error) {
-	if allocID == "" {
-		return nil, nil, badRequest(MsgAllocIDMissing)
-	}
+// allocFS finds the alloc dir of the request's alloc, which the agent's
+// own client runs.
+func (h *Handler) allocFS(r *http.Request) (interfaces.AllocRunner, interfaces.AllocDir, error) {
+	allocID := r.PathValue("id")
 	if h.client != nil {
 		if ar, ok := h.client.AllocRunner(allocID); ok && ar != nil {
 			dir := ar.GetAllocDir()
@@ -126,8 +90,8 @@ func fsError(err error) error {
 
 // fsList is GET /v1/client/fs/ls/<alloc>?path= (default "/"): the
 // entries, sorted by name, as api.AllocFileInfo ([] when empty).
-func (h *Handler) fsList(r *http.Request, allocID string) (any, uint64, error) {
-	_, dir, err := h.allocFS(allocID)
+func (h *Handler) fsList(r *http.Request) (any, uint64, error) {
+	_, dir, err := h.allocFS(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -142,8 +106,8 @@ func (h *Handler) fsList(r *http.Request, allocID string) (any, uint64, error) {
 }
 
 // fsStat is GET /v1/client/fs/stat/<alloc>?path= (default "/").
-func (h *Handler) fsStat(r *http.Request, allocID string) (any, uint64, error) {
-	_, dir, err := h.allocFS(allocID)
+func (h *Handler) fsStat(r *http.Request) (any, uint64, error) {
+	_, dir, err := h.allocFS(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -156,8 +120,8 @@ func (h *Handler) fsStat(r *http.Request, allocID string) (any, uint64, error) {
 
 // fsCat is GET /v1/client/fs/cat/<alloc>?path=: the whole file as
 // text/plain.
-func (h *Handler) fsCat(r *http.Request, allocID string) (any, uint64, error) {
-	rc, err := h.openFile(r, allocID, 0)
+func (h *Handler) fsCat(r *http.Request) (any, uint64, error) {
+	rc, err := h.openFile(r, 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -166,7 +130,7 @@ func (h *Handler) fsCat(r *http.Request, allocID string) (any, uint64, error) {
 
 // fsReadAt is GET /v1/client/fs/readat/<alloc>?path=&offset=&limit=:
 // limit bytes (all when limit <= 0) from offset, as text/plain.
-func (h *Handler) fsReadAt(r *http.Request, allocID string) (any, uint64, error) {
+func (h *Handler) fsReadAt(r *http.Request) (any, uint64, error) {
 	offset, err := queryOffset(r, "offset")
 	if err != nil {
 		return nil, 0, err
@@ -175,7 +139,7 @@ func (h *Handler) fsReadAt(r *http.Request, allocID string) (any, uint64, error)
 	if err != nil {
 		return nil, 0, err
 	}
-	rc, err := h.openFile(r, allocID, offset)
+	rc, err := h.openFile(r, offset)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -184,8 +148,8 @@ func (h *Handler) fsReadAt(r *http.Request, allocID string) (any, uint64, error)
 
 // openFile checks a cat or readat request in Nomad's order (alloc, path,
 // stat, directory) and opens the file at offset (ADIR-4's secrets rule).
-func (h *Handler) openFile(r *http.Request, allocID string, offset int64) (io.ReadCloser, error) {
-	f, err := h.statFile(r, allocID)
+func (h *Handler) openFile(r *http.Request, offset int64) (io.ReadCloser, error) {
+	f, err := h.statFile(r)
 	if err != nil {
 		return nil, err
 	}
@@ -206,8 +170,8 @@ type fsFile struct {
 
 // statFile is the common start of the file endpoints: the alloc dir, a
 // path that is given, exists and is no directory (fsError's statuses).
-func (h *Handler) statFile(r *http.Request, allocID string) (*fsFile, error) {
-	ar, dir, err := h.allocFS(allocID)
+func (h *Handler) statFile(r *http.Request) (*fsFile, error) {
+	ar, dir, err := h.allocFS(r)
 	if err != nil {
 		return nil, err
 	}

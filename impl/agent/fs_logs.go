@@ -25,7 +25,7 @@ var logDir = path.Join(allocdir.SharedAllocName, allocdir.LogDirName)
 // origin=end) in frames (plain: bare bytes); follow (default true) keeps
 // sending what is appended, until the file is deleted, the client goes
 // away or the runner shuts down.
-func (h *Handler) fsStream(r *http.Request, allocID string) (any, uint64, error) {
+func (h *Handler) fsStream(r *http.Request) (any, uint64, error) {
 	offset, err := queryOffset(r, "offset")
 	if err != nil {
 		return nil, 0, err
@@ -42,7 +42,7 @@ func (h *Handler) fsStream(r *http.Request, allocID string) (any, uint64, error)
 	if err != nil {
 		return nil, 0, err
 	}
-	f, err := h.statFile(r, allocID)
+	f, err := h.statFile(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -168,8 +168,8 @@ type logRequest struct {
 // offset, in frames or plain. follow (default false) keeps streaming what
 // the task appends and the files that follow, until the task is dead and
 // everything is sent, the client goes away or the runner shuts down.
-func (h *Handler) fsLogs(r *http.Request, allocID string) (any, uint64, error) {
-	req, err := h.logRequest(r, allocID)
+func (h *Handler) fsLogs(r *http.Request) (any, uint64, error) {
+	req, err := h.logRequest(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -190,8 +190,8 @@ func (h *Handler) fsLogs(r *http.Request, allocID string) (any, uint64, error) {
 
 // logRequest checks a logs request in Nomad's order: alloc, task, type,
 // then the options, then the task in the alloc's group.
-func (h *Handler) logRequest(r *http.Request, allocID string) (*logRequest, error) {
-	ar, dir, err := h.allocFS(allocID)
+func (h *Handler) logRequest(r *http.Request) (*logRequest, error) {
+	ar, dir, err := h.allocFS(r)
 	if err != nil {
 		return nil, err
 	}

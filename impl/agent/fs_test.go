@@ -168,7 +168,6 @@ func TestFSErrors(t *testing.T) {
 		{"/v1/client/fs/readat/" + allocLocal + "?path=x&offset=-1", `failed to parse offset field to a non-negative integer: "-1"`},
 		{"/v1/client/fs/readat/" + allocLocal + "?path=x&limit=ten", `failed to parse limit field to a non-negative integer: "ten"`},
 		{"/v1/client/fs/stream/" + allocLocal + "?path=alloc/logs/web.stdout.0&origin=middle", agent.MsgInvalidOrigin},
-		{"/v1/client/fs/ls/", agent.MsgAllocIDMissing},
 		{"/v1/client/fs/logs/" + allocLocal + "?type=stdout", agent.MsgTaskMissing},
 		{"/v1/client/fs/logs/" + allocLocal + "?task=web&type=stdlog", agent.MsgLogTypeMissing},
 		{"/v1/client/fs/logs/" + allocLocal + "?task=nope&type=stdout", `unknown task name "nope"`},
@@ -191,6 +190,9 @@ func TestFSErrors(t *testing.T) {
 	must.NoError(t, err)
 	resp.Body.Close()
 	must.Eq(t, http.StatusMethodNotAllowed, resp.StatusCode)
-	code, _ = r.get(t, "/v1/client/fs/du/"+allocLocal)
-	must.Eq(t, http.StatusNotFound, code)
+	for _, target := range []string{"/v1/client/fs/du/" + allocLocal, "/v1/client/fs/ls/"} {
+		code, body = r.get(t, target)
+		must.Eq(t, http.StatusNotFound, code, must.Sprint(target))
+		must.Eq(t, "Resource not found", body, must.Sprint(target))
+	}
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
+	"path"
 	"strings"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
@@ -71,6 +71,7 @@ type Handler struct {
 	profile schedule.Profile
 	metrics MetricsSource
 	region  string
+	mux     *http.ServeMux
 }
 
 var _ http.Handler = (*Handler)(nil)
@@ -79,7 +80,7 @@ var _ http.Handler = (*Handler)(nil)
 // other than "", "ent" and "ce".
 func New(cfg Config) (*Handler, error) {
 	if cfg.Server == nil {
-		return nil, errors.New(msgNilServer)
+		return nil, errors.New("agent config: server is nil")
 	}
 	profile := cfg.Profile
 	switch profile {
@@ -87,13 +88,15 @@ func New(cfg Config) (*Handler, error) {
 		profile = schedule.ProfileEnt
 	case schedule.ProfileEnt, schedule.ProfileCE:
 	default:
-		return nil, fmt.Errorf(fmtUnknownProfile, string(profile))
+		return nil, fmt.Errorf("agent config: unknown schedule profile %q", string(profile))
 	}
 	region := cfg.Region
 	if region == "" {
 		region = DefaultRegion
 	}
-	return &Handler{server: cfg.Server, client: cfg.Client, profile: profile, metrics: cfg.Metrics, region: region}, nil
+	h := &Handler{server: cfg.Server, client: cfg.Client, profile: profile, metrics: cfg.Metrics, region: region}
+	h.mux = h.routes()
+	return h, nil
 }
 
 // endpoint serves one request: a reply to encode (JSON, or text for a
@@ -101,144 +104,160 @@ func New(cfg Config) (*Handler, error) {
 // other than 500).
 type endpoint func(r *http.Request) (reply any, index uint64, err error)
 
-// ServeHTTP routes a request by path, then by method (API-1). SPEC §5:
-//
-//	/v1/jobs                             PUT, POST  register (API-4)
-//	/v1/job/<id>/allocations             GET        stubs (API-5)
-//	/v1/allocation/<id>                  GET        full alloc (API-5)
-//	/v1/allocations?prefix=              GET        stubs (API-5)
-//	/v1/client/allocation/<id>/pause     GET        pause state (API-3)
-//	                                     PUT, POST  set pause state (API-2)
-//	/v1/client/allocation/<id>/signal    PUT, POST  signal (API-6)
-//
-// Beyond it (Nomad's API, for the real `nomad` CLI; issue 14):
-//
-//	/v1/job/<id>/dispatch                PUT, POST  dispatch a parameterized
-//	                                                job (Server is a
-//	                                                Dispatcher)
-//	/v1/client/allocation/<id>/restart   PUT, POST  restart, routed as
-//	                                                API-7 routes a signal
-//	/v1/validate/job                     PUT, POST  admission, no register
-//	/v1/job/<id>/plan                    PUT, POST  501: not supported
-//	/v1/agent/self, /v1/agent/members    GET        the agent, the only
-//	                                                server
-//	/v1/status/leader, /v1/status/peers  GET        its address
-//	/v1/regions                          GET        its region
-//	/v1/metrics?format=prometheus        GET        metrics text
-//
-// and, when Server is also a Cluster (else 404):
-//
-//	/v1/jobs?prefix=                     GET        job stubs
-//	/v1/job/<id>                         GET        the job
-//	                                     DELETE     stop (?purge=true)
-//	/v1/job/<id>/summary                 GET        counts per group
-//	/v1/job/<id>/evaluations             GET        its evaluations
-//	/v1/job/<id>/deployment              GET        null
-//	/v1/job/<id>/deployments             GET        []
-//	/v1/evaluations?prefix=              GET        evaluations
-//	/v1/evaluation/<id>                  GET        one evaluation
-//	/v1/evaluation/<id>/allocations      GET        the allocs it placed
-//	/v1/allocation/<id>/stop             PUT, POST  desired stop
-//	/v1/search                           PUT, POST  prefix search
-//	/v1/nodes?prefix=                    GET        node stubs
-//	/v1/node/<id>                        GET        the node
-//	/v1/node/<id>/allocations            GET        its full allocs
-//
-// The alloc dir endpoints (/v1/client/fs/...) are routed first, by
-// routeClientFS. Any other path is a 404, any other method a 405
-// `Invalid method`.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ep, ok := h.route(r)
-	if !ok {
-		writeError(w, notFound(MsgResourceNotFound))
-		return
+// routes is the route table (API-1): SPEC §5's routes, then Nomad's
+// beyond it that the real `nomad` CLI reads (issue 14), those that need
+// the Server's Cluster or Dispatcher part only when it has it, and the
+// routes of Nomad's API the agent does not serve, each a 501. A pattern's
+// {id} is one path segment, unescaped (a job ID "a/b" is `a%2Fb`).
+func (h *Handler) routes() *http.ServeMux {
+	m := &router{mux: http.NewServeMux(), paths: map[string]bool{}}
+	// SPEC §5.
+	m.handle("PUT /v1/jobs", h.register) // API-4
+	m.handle("POST /v1/jobs", h.register)
+	m.handle("GET /v1/job/{id}/allocations", h.jobAllocations) // API-5
+	m.handle("GET /v1/allocation/{id}", h.allocInfo)
+	m.handle("GET /v1/allocations", h.allocList)
+	m.handle("GET /v1/client/allocation/{id}/pause", h.getPause) // API-3
+	m.handle("PUT /v1/client/allocation/{id}/pause", h.setPause) // API-2
+	m.handle("POST /v1/client/allocation/{id}/pause", h.setPause)
+	m.handle("PUT /v1/client/allocation/{id}/signal", h.signal) // API-6
+	m.handle("POST /v1/client/allocation/{id}/signal", h.signal)
+
+	// Beyond SPEC: the agent itself, validation, restarts, metrics and
+	// the alloc dirs of its own client.
+	m.handle("GET /v1/agent/self", h.agentSelf)
+	m.handle("GET /v1/agent/members", h.agentMembers)
+	m.handle("GET /v1/status/leader", h.statusLeader)
+	m.handle("GET /v1/status/peers", h.statusPeers)
+	m.handle("GET /v1/regions", h.regions)
+	m.handle("PUT /v1/validate/job", h.validateJob)
+	m.handle("POST /v1/validate/job", h.validateJob)
+	m.handle("PUT /v1/client/allocation/{id}/restart", h.restart) // routed as API-7 routes a signal
+	m.handle("POST /v1/client/allocation/{id}/restart", h.restart)
+	m.handle("GET /v1/metrics", h.serveMetrics)
+	m.handle("GET /v1/client/fs/ls/{id}", h.fsList)
+	m.handle("GET /v1/client/fs/stat/{id}", h.fsStat)
+	m.handle("GET /v1/client/fs/cat/{id}", h.fsCat)
+	m.handle("GET /v1/client/fs/readat/{id}", h.fsReadAt)
+	m.handle("GET /v1/client/fs/stream/{id}", h.fsStream)
+	m.handle("GET /v1/client/fs/logs/{id}", h.fsLogs)
+
+	if _, ok := h.server.(Dispatcher); ok {
+		m.handle("PUT /v1/job/{id}/dispatch", h.dispatch)
+		m.handle("POST /v1/job/{id}/dispatch", h.dispatch)
 	}
-	reply, index, err := ep(r)
-	if err != nil {
-		writeError(w, err)
-		return
+	if _, ok := h.cluster(); ok {
+		m.handle("GET /v1/jobs", h.jobList)
+		m.handle("GET /v1/job/{id}", h.jobInfo)
+		m.handle("DELETE /v1/job/{id}", h.jobDeregister)
+		m.handle("GET /v1/job/{id}/summary", h.jobSummary)
+		m.handle("GET /v1/job/{id}/versions", h.jobVersions)
+		m.handle("GET /v1/job/{id}/evaluations", h.jobEvaluations)
+		m.handle("GET /v1/job/{id}/deployment", h.jobDeployment)
+		m.handle("GET /v1/job/{id}/deployments", h.jobDeployments)
+		m.handle("GET /v1/evaluations", h.evalList)
+		m.handle("GET /v1/evaluation/{id}", h.evalInfo)
+		m.handle("GET /v1/evaluation/{id}/allocations", h.evalAllocations)
+		m.handle("PUT /v1/allocation/{id}/stop", h.allocStop)
+		m.handle("POST /v1/allocation/{id}/stop", h.allocStop)
+		m.handle("PUT /v1/search", h.search)
+		m.handle("POST /v1/search", h.search)
+		m.handle("GET /v1/nodes", h.nodeList)
+		m.handle("GET /v1/node/{id}", h.nodeInfo)
+		m.handle("GET /v1/node/{id}/allocations", h.nodeAllocations)
 	}
-	writeReply(w, reply, index)
+
+	// Nomad's, not served here: 501s naming the CLI command that calls each.
+	m.handle("PUT /v1/job/{id}/plan", unsupported("job plan"))
+	m.handle("POST /v1/job/{id}/plan", unsupported("job plan"))
+	m.handle("PUT /v1/job/{id}/evaluate", unsupported("job eval"))
+	m.handle("POST /v1/job/{id}/evaluate", unsupported("job eval"))
+	m.handle("GET /v1/job/{id}/scale", unsupported("job scale"))
+	m.handle("PUT /v1/job/{id}/scale", unsupported("job scale"))
+	m.handle("POST /v1/job/{id}/scale", unsupported("job scale"))
+	m.handle("PUT /v1/job/{id}/revert", unsupported("job revert"))
+	m.handle("POST /v1/job/{id}/revert", unsupported("job revert"))
+	m.handle("PUT /v1/job/{id}/periodic/force", unsupported("job periodic force"))
+	m.handle("POST /v1/job/{id}/periodic/force", unsupported("job periodic force"))
+	m.handle("GET /v1/client/allocation/{id}/stats", unsupported("alloc status -stats"))
+	m.handle("GET /v1/client/allocation/{id}/checks", unsupported("alloc checks"))
+	m.handle("GET /v1/client/allocation/{id}/exec", unsupported("alloc exec"))
+	m.handle("GET /v1/client/stats", unsupported("node status -stats"))
+	m.handle("PUT /v1/node/{id}/eligibility", unsupported("node eligibility"))
+	m.handle("POST /v1/node/{id}/eligibility", unsupported("node eligibility"))
+	m.handle("PUT /v1/node/{id}/drain", unsupported("node drain"))
+	m.handle("POST /v1/node/{id}/drain", unsupported("node drain"))
+	m.handle("PUT /v1/node/{id}/purge", unsupported("node purge"))
+	m.handle("POST /v1/node/{id}/purge", unsupported("node purge"))
+	m.handle("GET /v1/namespaces", unsupported("namespace list"))
+	m.handle("GET /v1/namespace/{id}", unsupported("namespace status"))
+	m.handle("GET /v1/vars", unsupported("var list"))
+	m.handle("GET /v1/var/{path...}", unsupported("var get"))
+	m.handle("PUT /v1/var/{path...}", unsupported("var put"))
+	m.handle("DELETE /v1/var/{path...}", unsupported("var purge"))
+	m.handle("GET /v1/deployments", unsupported("deployment list"))
+	m.handle("PUT /v1/system/gc", unsupported("system gc"))
+	m.handle("PUT /v1/system/reconcile/summaries", unsupported("system reconcile summaries"))
+
+	m.mux.HandleFunc("/", resourceNotFound)
+	return m.mux
 }
 
-// route picks the endpoint of a request; false is a 404.
-func (h *Handler) route(r *http.Request) (endpoint, bool) {
-	segs, ok := splitPath(r.URL)
-	if !ok || len(segs) < 2 || segs[0] != "v1" {
-		return nil, false
-	}
-	if ep, ok := h.routeClientFS(r, segs); ok {
-		return ep, true
-	}
-	if ep, ok := h.routeNomad(r, segs); ok {
-		return ep, true
-	}
-	switch {
-	case len(segs) == 2 && segs[1] == "jobs":
-		return methods(r, h.register, http.MethodPut, http.MethodPost), true
-	case len(segs) == 4 && segs[1] == "job" && segs[3] == "allocations":
-		return methods(r, bind(h.jobAllocations, segs[2]), http.MethodGet), true
-	case len(segs) == 4 && segs[1] == "job" && segs[3] == "dispatch":
-		if _, ok := h.server.(Dispatcher); !ok {
-			return nil, false
-		}
-		return methods(r, bind(h.dispatch, segs[2]), http.MethodPut, http.MethodPost), true
-	case len(segs) == 3 && segs[1] == "allocation":
-		return methods(r, bind(h.allocInfo, segs[2]), http.MethodGet), true
-	case len(segs) == 2 && segs[1] == "allocations":
-		return methods(r, h.allocList, http.MethodGet), true
-	case len(segs) == 2 && segs[1] == "metrics":
-		return methods(r, h.serveMetrics, http.MethodGet), true
-	case len(segs) == 5 && segs[1] == "client" && segs[2] == "allocation":
-		// API-2: exactly two tokens after /v1/client/allocation/.
-		switch id, action := segs[3], segs[4]; action {
-		case "pause":
-			if r.Method == http.MethodGet {
-				return bind(h.getPause, id), true
-			}
-			return methods(r, bind(h.setPause, id), http.MethodPut, http.MethodPost), true
-		case "signal":
-			return methods(r, bind(h.signal, id), http.MethodPut, http.MethodPost), true
-		}
-	}
-	return nil, false
+// router registers endpoints; a path registered for some methods answers
+// the others 405 `Invalid method` (API-1).
+type router struct {
+	mux   *http.ServeMux
+	paths map[string]bool
 }
 
-// methods returns ep if the request's method is one of allowed, else an
-// endpoint answering 405.
-func methods(r *http.Request, ep endpoint, allowed ...string) endpoint {
-	for _, m := range allowed {
-		if r.Method == m {
-			return ep
-		}
-	}
-	return func(*http.Request) (any, uint64, error) {
-		return nil, 0, &httpError{code: http.StatusMethodNotAllowed, msg: MsgInvalidMethod}
-	}
-}
-
-func bind(f func(r *http.Request, id string) (any, uint64, error), id string) endpoint {
-	return func(r *http.Request) (any, uint64, error) { return f(r, id) }
-}
-
-// splitPath splits the escaped path into unescaped segments, so an ID
-// holding an escaped "/" stays one segment. False if the path does not
-// start with "/" or does not unescape.
-func splitPath(u *url.URL) ([]string, bool) {
-	if u == nil {
-		return nil, false
-	}
-	p := u.EscapedPath()
-	if !strings.HasPrefix(p, "/") {
-		return nil, false
-	}
-	segs := strings.Split(p[1:], "/")
-	for i, s := range segs {
-		v, err := url.PathUnescape(s)
+func (m *router) handle(pattern string, ep endpoint) {
+	m.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		reply, index, err := ep(r)
 		if err != nil {
-			return nil, false
+			writeError(w, err)
+			return
 		}
-		segs[i] = v
+		writeReply(w, reply, index)
+	})
+	if _, path, _ := strings.Cut(pattern, " "); !m.paths[path] {
+		m.paths[path] = true
+		m.mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
+			writeError(w, &httpError{code: http.StatusMethodNotAllowed, msg: MsgInvalidMethod})
+		})
 	}
-	return segs, true
+}
+
+// unsupported answers a route of Nomad's API the agent does not serve:
+// 501 `<op> is not supported by this agent`, op being the CLI command
+// that calls it.
+func unsupported(op string) endpoint {
+	return func(*http.Request) (any, uint64, error) {
+		return nil, 0, &httpError{code: http.StatusNotImplemented, msg: op + " is not supported by this agent"}
+	}
+}
+
+// ServeHTTP serves a request by the route table. A path the mux would
+// redirect to its clean form (`//`, `.`, `..` segments, no leading `/`)
+// is not a path of the API: 404, as an unknown one.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.EscapedPath(); !strings.HasPrefix(p, "/") || cleanPath(p) != p {
+		resourceNotFound(w, r)
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+// resourceNotFound answers a path that is not the API's.
+func resourceNotFound(w http.ResponseWriter, _ *http.Request) {
+	writeError(w, notFound("Resource not found"))
+}
+
+// cleanPath is p as http.ServeMux cleans it: path.Clean, keeping a
+// trailing slash.
+func cleanPath(p string) string {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/allocsim/allocsim/impl/agent/apiconv"
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/hashicorp/nomad/api"
 )
@@ -36,19 +37,20 @@ func (h *Handler) jobList(r *http.Request) (any, uint64, error) {
 	return out, index, nil
 }
 
-// record returns a registered job's record, or a 404 `job not found`.
-func (h *Handler) record(id string) (Cluster, *structs.JobRecord, error) {
+// record returns the record of the request's job, or a 404 `job not
+// found`.
+func (h *Handler) record(r *http.Request) (Cluster, *records.Job, error) {
 	c, _ := h.cluster()
-	rec := c.JobRecord(id)
+	rec := c.JobRecord(r.PathValue("id"))
 	if rec == nil || rec.Job == nil {
-		return nil, nil, notFound(MsgJobNotFound)
+		return nil, nil, notFound(ErrJobNotFound.Error())
 	}
 	return c, rec, nil
 }
 
-// jobState is a job's status (structs.JobStatus over its current
+// jobState is a job's status (records.JobStatus over its current
 // incarnation's allocs) and its summary.
-func (h *Handler) jobState(c Cluster, rec *structs.JobRecord) (string, *api.JobSummary) {
+func (h *Handler) jobState(c Cluster, rec *records.Job) (string, *api.JobSummary) {
 	allocs := h.server.JobAllocations(rec.Job.ID, false)
 	var children api.JobChildrenSummary
 	if rec.Job.IsParameterized() {
@@ -56,24 +58,24 @@ func (h *Handler) jobState(c Cluster, rec *structs.JobRecord) (string, *api.JobS
 			if child == nil || child.Job == nil || child.Job.ParentID != rec.Job.ID {
 				continue
 			}
-			switch structs.JobStatus(child, h.server.JobAllocations(child.Job.ID, false)) {
-			case structs.JobStatusPending:
+			switch records.JobStatus(child, h.server.JobAllocations(child.Job.ID, false)) {
+			case records.JobStatusPending:
 				children.Pending++
-			case structs.JobStatusRunning:
+			case records.JobStatusRunning:
 				children.Running++
 			default:
 				children.Dead++
 			}
 		}
 	}
-	summary := apiconv.JobSummaryToAPI(rec, structs.SummarizeAllocs(rec.Job, allocs), children)
-	return structs.JobStatus(rec, allocs), summary
+	summary := apiconv.JobSummaryToAPI(rec, records.SummarizeAllocs(rec.Job, allocs), children)
+	return records.JobStatus(rec, allocs), summary
 }
 
 // jobInfo is GET /v1/job/<id>: the job as served (apiconv.ServedJob)
 // with its status; 404 `job not found`.
-func (h *Handler) jobInfo(_ *http.Request, id string) (any, uint64, error) {
-	c, rec, err := h.record(id)
+func (h *Handler) jobInfo(r *http.Request) (any, uint64, error) {
+	c, rec, err := h.record(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -82,8 +84,8 @@ func (h *Handler) jobInfo(_ *http.Request, id string) (any, uint64, error) {
 }
 
 // jobSummary is GET /v1/job/<id>/summary; 404 `job not found`.
-func (h *Handler) jobSummary(_ *http.Request, id string) (any, uint64, error) {
-	c, rec, err := h.record(id)
+func (h *Handler) jobSummary(r *http.Request) (any, uint64, error) {
+	c, rec, err := h.record(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -91,21 +93,40 @@ func (h *Handler) jobSummary(_ *http.Request, id string) (any, uint64, error) {
 	return summary, rec.ModifyIndex, nil
 }
 
+// jobVersionsResponse is the body of GET /v1/job/<id>/versions.
+type jobVersionsResponse struct {
+	Versions []*api.Job
+	Diffs    []*api.JobDiff
+}
+
+// jobVersions is GET /v1/job/<id>/versions[?diffs=]: the versions the
+// server keeps, which is the current one only (records.Job), so there
+// is no diff; 404 `job not found`.
+func (h *Handler) jobVersions(r *http.Request) (any, uint64, error) {
+	c, rec, err := h.record(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	status, _ := h.jobState(c, rec)
+	return jobVersionsResponse{Versions: []*api.Job{apiconv.ServedJob(rec, status)}}, rec.ModifyIndex, nil
+}
+
 // jobEvaluations is GET /v1/job/<id>/evaluations: the job's evaluations,
 // newest first; `[]` for an unknown job.
-func (h *Handler) jobEvaluations(_ *http.Request, id string) (any, uint64, error) {
+func (h *Handler) jobEvaluations(r *http.Request) (any, uint64, error) {
 	c, _ := h.cluster()
-	return evalsToAPI(c.Evaluations(), func(e structs.EvalRecord) bool { return e.JobID == id })
+	id := r.PathValue("id")
+	return evalsToAPI(c.Evaluations(), func(e records.Eval) bool { return e.JobID == id })
 }
 
 // jobDeployment is GET /v1/job/<id>/deployment: null, as the simulated
 // server runs no deployments (the CLI then shows none).
-func (h *Handler) jobDeployment(_ *http.Request, _ string) (any, uint64, error) {
+func (h *Handler) jobDeployment(*http.Request) (any, uint64, error) {
 	return nil, 0, nil
 }
 
 // jobDeployments is GET /v1/job/<id>/deployments: `[]`.
-func (h *Handler) jobDeployments(_ *http.Request, _ string) (any, uint64, error) {
+func (h *Handler) jobDeployments(*http.Request) (any, uint64, error) {
 	return []*api.Deployment{}, 0, nil
 }
 
@@ -121,15 +142,15 @@ type deregisterResponse struct {
 // jobDeregister is DELETE /v1/job/<id>[?purge=]: stop the job (its allocs
 // to desired stop, the job marked stopped), with purge remove it; 404
 // `job not found`.
-func (h *Handler) jobDeregister(r *http.Request, id string) (any, uint64, error) {
+func (h *Handler) jobDeregister(r *http.Request) (any, uint64, error) {
 	purge, err := queryBool(r, "purge")
 	if err != nil {
 		return nil, 0, err
 	}
 	c, _ := h.cluster()
-	ev, jobIndex, err := c.DeregisterJob(id, purge)
+	ev, jobIndex, err := c.DeregisterJob(r.PathValue("id"), purge)
 	if errors.Is(err, ErrJobNotFound) {
-		return nil, 0, notFound(MsgJobNotFound)
+		return nil, 0, notFound(ErrJobNotFound.Error())
 	}
 	if err != nil {
 		return nil, 0, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/allocsim/allocsim/impl/agent/apiconv"
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/hashicorp/nomad/api"
 )
@@ -68,12 +69,12 @@ func DecodeJobRegister(body io.Reader, namespace string) (*structs.Job, error) {
 // jobAllocations is GET /v1/job/<id>/allocations[?all=] (API-5): the
 // job's stubs sorted by ID, `[]` for an unknown job; the index is the
 // highest ModifyIndex served.
-func (h *Handler) jobAllocations(r *http.Request, jobID string) (any, uint64, error) {
+func (h *Handler) jobAllocations(r *http.Request) (any, uint64, error) {
 	all, err := queryBool(r, "all")
 	if err != nil {
 		return nil, 0, err
 	}
-	stubs, index := h.toStubs(h.server.JobAllocations(jobID, all))
+	stubs, index := h.toStubs(h.server.JobAllocations(r.PathValue("id"), all))
 	return stubs, index, nil
 }
 
@@ -98,7 +99,7 @@ func (h *Handler) toStubs(allocs []*structs.Allocation) ([]*apiconv.AllocationLi
 // allocContexts returns what the servers know about an alloc beyond it
 // (its placing evaluation, job version and node name), reading the nodes
 // once. Without a Cluster the record is zero and the node's name is
-// structs.DefaultNodeName of its ID.
+// records.DefaultNodeName of its ID.
 func (h *Handler) allocContexts() func(*structs.Allocation) apiconv.AllocContext {
 	c, ok := h.cluster()
 	names := map[string]string{}
@@ -110,7 +111,7 @@ func (h *Handler) allocContexts() func(*structs.Allocation) apiconv.AllocContext
 	return func(a *structs.Allocation) apiconv.AllocContext {
 		out := apiconv.AllocContext{NodeName: names[a.NodeID]}
 		if out.NodeName == "" {
-			out.NodeName = structs.DefaultNodeName(a.NodeID)
+			out.NodeName = records.DefaultNodeName(a.NodeID)
 		}
 		if ok {
 			out.Record = c.AllocRecord(a.ID)

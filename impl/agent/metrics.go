@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	metrics "github.com/hashicorp/go-metrics"
 )
@@ -14,13 +15,68 @@ import (
 // PrometheusContentType is the content type of /v1/metrics?format=prometheus.
 const PrometheusContentType = "text/plain; version=0.0.4; charset=utf-8"
 
-// serveMetrics is GET /v1/metrics?format=prometheus; other formats are a
-// 400.
+// serveMetrics is GET /v1/metrics: as Nomad serves it, the JSON summary
+// of summarize (`nomad operator metrics`), or with format=prometheus the
+// text of RenderPrometheus.
 func (h *Handler) serveMetrics(r *http.Request) (any, uint64, error) {
-	if f := r.URL.Query().Get("format"); f != "prometheus" {
-		return nil, 0, badRequest(fmt.Sprintf(FmtBadMetricsFormat, f))
+	if r.URL.Query().Get("format") == "prometheus" {
+		return textReply{contentType: PrometheusContentType, body: RenderPrometheus(h.metrics)}, 0, nil
 	}
-	return textReply{contentType: PrometheusContentType, body: RenderPrometheus(h.metrics)}, 0, nil
+	return summarize(h.metrics), 0, nil
+}
+
+// summarize is what go-metrics' InmemSink.DisplayMetrics serves, for any
+// source: the most recent finished interval of src (the current one if it
+// is the only one), each list sorted by key, labels as a map, samples
+// with their mean and standard deviation. Without a source or an
+// interval, every list is empty.
+func summarize(src MetricsSource) metrics.MetricsSummary {
+	out := metrics.MetricsSummary{Gauges: []metrics.GaugeValue{}, PrecisionGauges: []metrics.PrecisionGaugeValue{},
+		Points: []metrics.PointValue{}, Counters: []metrics.SampledValue{}, Samples: []metrics.SampledValue{}}
+	var data []*metrics.IntervalMetrics
+	if src != nil {
+		data = src.Data()
+	}
+	if len(data) == 0 || data[max(len(data)-2, 0)] == nil {
+		return out
+	}
+	intv := data[max(len(data)-2, 0)]
+	intv.RLock()
+	defer intv.RUnlock()
+	out.Timestamp = intv.Interval.Round(time.Second).UTC().String()
+	for _, k := range sortedKeys(intv.Points) {
+		out.Points = append(out.Points, metrics.PointValue{Name: k, Points: slices.Clone(intv.Points[k])})
+	}
+	for _, k := range sortedKeys(intv.Gauges) {
+		v := intv.Gauges[k]
+		out.Gauges = append(out.Gauges, metrics.GaugeValue{Name: v.Name, Hash: k, Value: v.Value, DisplayLabels: labelMap(v.Labels)})
+	}
+	for _, k := range sortedKeys(intv.PrecisionGauges) {
+		v := intv.PrecisionGauges[k]
+		out.PrecisionGauges = append(out.PrecisionGauges,
+			metrics.PrecisionGaugeValue{Name: v.Name, Hash: k, Value: v.Value, DisplayLabels: labelMap(v.Labels)})
+	}
+	for _, m := range []struct {
+		in  map[string]metrics.SampledValue
+		out *[]metrics.SampledValue
+	}{{intv.Counters, &out.Counters}, {intv.Samples, &out.Samples}} {
+		for _, k := range sortedKeys(m.in) {
+			if v := m.in[k]; v.AggregateSample != nil {
+				agg := *v.AggregateSample
+				*m.out = append(*m.out, metrics.SampledValue{Name: v.Name, Hash: k, AggregateSample: &agg,
+					Mean: agg.Mean(), Stddev: agg.Stddev(), DisplayLabels: labelMap(v.Labels)})
+			}
+		}
+	}
+	return out
+}
+
+func labelMap(labels []metrics.Label) map[string]string {
+	out := make(map[string]string, len(labels))
+	for _, l := range labels {
+		out[l.Name] = l.Value
+	}
+	return out
 }
 
 // Prometheus metric types of the rendered families.

@@ -1,12 +1,14 @@
 package agent_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/agent"
 	metrics "github.com/hashicorp/go-metrics"
+	"github.com/hashicorp/nomad/api"
 	"github.com/shoenig/test/must"
 )
 
@@ -25,9 +27,8 @@ func hookLabels(hook string) []metrics.Label {
 
 const hookSeries = `{node_id="n1",datacenter="dc1",node_class="none",node_pool="default",namespace="default",hook_name="%s"}`
 
-// TestMetricsPrometheus renders TELEM-1 hook metrics from a real InmemSink,
-// exactly and sorted.
-func TestMetricsPrometheus(t *testing.T) {
+// hookSink is a real InmemSink holding TELEM-1 hook metrics and a gauge.
+func hookSink(t *testing.T) *metrics.InmemSink {
 	sink := metrics.NewInmemSink(100*365*24*time.Hour, 200*365*24*time.Hour)
 	m, err := metrics.New(&metrics.Config{ServiceName: "nomad", FilterDefault: true}, sink)
 	must.NoError(t, err)
@@ -39,7 +40,13 @@ func TestMetricsPrometheus(t *testing.T) {
 	m.IncrCounterWithLabels([]string{"client", "alloc_hook", "prerun", "success"}, 1, hookLabels("alloc_dir"))
 	m.IncrCounterWithLabels([]string{"client", "task_hook", "prestart", "failed"}, 1, hookLabels("validate"))
 	m.SetGaugeWithLabels([]string{"client", "allocs"}, 3, []metrics.Label{{Name: "state", Value: `a "b"\c` + "\n"}})
+	return sink
+}
 
+// TestMetricsPrometheus renders TELEM-1 hook metrics from a real InmemSink,
+// exactly and sorted.
+func TestMetricsPrometheus(t *testing.T) {
+	sink := hookSink(t)
 	r := newRig(t, agent.Config{Metrics: sink})
 	got := do(t, r.h, http.MethodGet, "/v1/metrics?format=prometheus", "")
 	mustSuccessHeaders(t, got, "1")
@@ -87,16 +94,43 @@ func TestMetricsMergeIntervals(t *testing.T) {
 	must.EqOp(t, "", agent.RenderPrometheus(intervals{}))
 }
 
-func TestMetricsErrors(t *testing.T) {
-	r := newRig(t, agent.Config{})
-	got := do(t, r.h, http.MethodGet, "/v1/metrics?format=prometheus", "")
+// TestMetricsJSON: without format=prometheus, /v1/metrics is go-metrics'
+// own JSON summary (byte for byte what the sink's DisplayMetrics gives),
+// which the official client decodes (`nomad operator metrics`); without
+// a source every list is empty. Only GET is served.
+func TestMetricsJSON(t *testing.T) {
+	sink := hookSink(t)
+	r := newRig(t, agent.Config{Metrics: sink})
+	got := do(t, r.h, http.MethodGet, "/v1/metrics", "")
+	mustSuccessHeaders(t, got, "1")
+	must.EqOp(t, "application/json", got.Header.Get("Content-Type"))
+	want, err := sink.DisplayMetrics(nil, nil)
+	must.NoError(t, err)
+	wantJSON, err := json.Marshal(want)
+	must.NoError(t, err)
+	must.EqOp(t, string(wantJSON), got.Body)
+	must.EqOp(t, got.Body, do(t, r.h, http.MethodGet, "/v1/metrics?format=json", "").Body)
+
+	summary, _, err := r.api.Operator().MetricsSummary(nil)
+	must.NoError(t, err)
+	must.SliceLen(t, 3, summary.Counters)
+	c := summary.Counters[0]
+	must.EqOp(t, "nomad.client.alloc_hook.prerun.success", c.Name)
+	must.EqOp(t, "alloc_dir", c.DisplayLabels["hook_name"])
+	must.EqOp(t, 2, c.Count)
+	must.EqOp(t, 2.0, c.Sum)
+	must.SliceLen(t, 2, summary.Samples)
+	must.EqOp(t, 750.25, summary.Samples[0].Mean)
+	must.Eq(t, []api.GaugeValue{{Name: "nomad.client.allocs", Value: 3, DisplayLabels: map[string]string{"state": `a "b"\c` + "\n"}}}, summary.Gauges)
+
+	empty := newRig(t, agent.Config{})
+	got = do(t, empty.h, http.MethodGet, "/v1/metrics", "")
+	mustSuccessHeaders(t, got, "1")
+	must.EqOp(t, `{"Timestamp":"","Gauges":[],"PrecisionGauges":[],"Points":[],"Counters":[],"Samples":[]}`, got.Body)
+	got = do(t, empty.h, http.MethodGet, "/v1/metrics?format=prometheus", "")
 	mustSuccessHeaders(t, got, "1")
 	must.EqOp(t, "", got.Body) // no source, no metrics
-
-	got = do(t, r.h, http.MethodGet, "/v1/metrics", "")
-	must.EqOp(t, http.StatusBadRequest, got.Status)
-	must.EqOp(t, `Unsupported metrics format "": only "prometheus" is served`, got.Body)
-
-	got = do(t, r.h, http.MethodPut, "/v1/metrics?format=prometheus", "")
+	got = do(t, empty.h, http.MethodPut, "/v1/metrics", "")
 	must.EqOp(t, http.StatusMethodNotAllowed, got.Status)
+	must.EqOp(t, agent.MsgInvalidMethod, got.Body)
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/allocsim/allocsim/impl/agent/apiconv"
-	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/hashicorp/nomad/api"
 )
 
@@ -21,14 +21,14 @@ func nodeContext(r *http.Request) apiconv.NodeContext {
 }
 
 // node finds a node by ID, or a 404 `node not found`.
-func (h *Handler) node(id string) (structs.NodeRecord, error) {
+func (h *Handler) node(id string) (records.Node, error) {
 	c, _ := h.cluster()
 	for _, n := range c.Nodes() {
 		if n.ID == id && id != "" {
 			return n, nil
 		}
 	}
-	return structs.NodeRecord{}, notFound(MsgNodeNotFound)
+	return records.Node{}, notFound("node not found")
 }
 
 // nodeList is GET /v1/nodes[?prefix=]: the stubs of the nodes whose ID
@@ -49,8 +49,8 @@ func (h *Handler) nodeList(r *http.Request) (any, uint64, error) {
 
 // nodeInfo is GET /v1/node/<id>: the node (apiconv.NodeToAPI); 404 `node
 // not found`.
-func (h *Handler) nodeInfo(r *http.Request, id string) (any, uint64, error) {
-	n, err := h.node(id)
+func (h *Handler) nodeInfo(r *http.Request) (any, uint64, error) {
+	n, err := h.node(r.PathValue("id"))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -60,8 +60,8 @@ func (h *Handler) nodeInfo(r *http.Request, id string) (any, uint64, error) {
 // nodeAllocations is GET /v1/node/<id>/allocations: the node's full
 // allocs (as GET /v1/allocation/<id> serves them), sorted by ID; 404
 // `node not found`.
-func (h *Handler) nodeAllocations(_ *http.Request, id string) (any, uint64, error) {
-	n, err := h.node(id)
+func (h *Handler) nodeAllocations(r *http.Request) (any, uint64, error) {
+	n, err := h.node(r.PathValue("id"))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -69,7 +69,7 @@ func (h *Handler) nodeAllocations(_ *http.Request, id string) (any, uint64, erro
 	out := []*apiconv.Allocation{}
 	index := n.ModifyIndex
 	for _, a := range h.server.AllocsByPrefix("") {
-		if a != nil && a.NodeID == id {
+		if a != nil && a.NodeID == n.ID {
 			out = append(out, apiconv.ServedAlloc(a, ctx(a)))
 			index = max(index, a.ModifyIndex)
 		}

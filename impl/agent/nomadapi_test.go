@@ -112,11 +112,65 @@ func TestValidateEndpoint(t *testing.T) {
 	}
 }
 
-// TestPlanNotSupported: `nomad job plan` gets a clear 501, not a 404.
-func TestPlanNotSupported(t *testing.T) {
+// TestNotSupported: the routes of Nomad's API the agent does not serve,
+// as the official client calls them for the CLI, each get a clear 501
+// naming the command, not a 404; their paths with another method are
+// 405s, and a path Nomad does not have is still a 404.
+func TestNotSupported(t *testing.T) {
 	r := newRig(t, agent.Config{})
-	_, _, err := r.api.Jobs().Plan(validJob("web"), true, nil)
-	must.EqError(t, err, "Unexpected response code: 501 ("+agent.MsgPlanNotSupported+")")
+	c := r.api
+	count := 2
+	cases := []struct {
+		op   string
+		call func() error
+	}{
+		{"job plan", func() error { _, _, err := c.Jobs().Plan(validJob("web"), true, nil); return err }},
+		{"job eval", func() error { _, _, err := c.Jobs().ForceEvaluate("web", nil); return err }},
+		{"job scale", func() error { _, _, err := c.Jobs().Scale("web", "g", &count, "", false, nil, nil); return err }},
+		{"job scale", func() error { _, _, err := c.Jobs().ScaleStatus("web", nil); return err }},
+		{"job revert", func() error { _, _, err := c.Jobs().Revert("web", 0, nil, nil, "", ""); return err }},
+		{"job periodic force", func() error { _, _, err := c.Jobs().PeriodicForce("web", nil); return err }},
+		{"alloc checks", func() error { _, err := c.Allocations().Checks(allocLocal, nil); return err }},
+		{"alloc status -stats", func() error { _, err := c.Allocations().Stats(&api.Allocation{ID: allocLocal}, nil); return err }},
+		{"node status -stats", func() error { _, err := c.Nodes().Stats("local", nil); return err }},
+		{"node eligibility", func() error { _, err := c.Nodes().ToggleEligibility("local", false, nil); return err }},
+		{"node drain", func() error { _, err := c.Nodes().UpdateDrain("local", &api.DrainSpec{}, false, nil); return err }},
+		{"node purge", func() error { _, _, err := c.Nodes().Purge("local", nil); return err }},
+		{"namespace list", func() error { _, _, err := c.Namespaces().List(nil); return err }},
+		{"namespace status", func() error { _, _, err := c.Namespaces().Info("default", nil); return err }},
+		{"var list", func() error { _, _, err := c.Variables().List(nil); return err }},
+		{"var get", func() error { _, _, err := c.Variables().Read("a/b", nil); return err }},
+		{"var put", func() error { _, _, err := c.Variables().Create(&api.Variable{Path: "a/b"}, nil); return err }},
+		{"var purge", func() error { _, err := c.Variables().Delete("a/b", nil); return err }},
+		{"deployment list", func() error { _, _, err := c.Deployments().List(nil); return err }},
+		{"system gc", func() error { return c.System().GarbageCollect() }},
+		{"system reconcile summaries", func() error { return c.System().ReconcileSummaries() }},
+	}
+	for _, tc := range cases {
+		must.EqError(t, tc.call(), "Unexpected response code: 501 ("+tc.op+" is not supported by this agent)")
+	}
+
+	// alloc exec is a websocket; its handshake gets the 501.
+	got := do(t, r.h, http.MethodGet, "/v1/client/allocation/"+allocLocal+"/exec?task=app&command=%5B%22sh%22%5D", "")
+	must.EqOp(t, http.StatusNotImplemented, got.Status)
+	must.EqOp(t, "alloc exec is not supported by this agent", got.Body)
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		body         string
+	}{
+		{http.MethodPost, "/v1/job/web/evaluate", 501, "job eval is not supported by this agent"},
+		{http.MethodDelete, "/v1/job/web/plan", 405, agent.MsgInvalidMethod},
+		{http.MethodGet, "/v1/system/gc", 405, agent.MsgInvalidMethod},
+		{http.MethodGet, "/v1/job/web/plans", 404, "Resource not found"},
+		{http.MethodGet, "/v1/namespaces/default", 404, "Resource not found"},
+	} {
+		got := do(t, r.h, tc.method, tc.path, "")
+		must.EqOp(t, tc.status, got.Status, must.Sprint(tc.method, " ", tc.path))
+		must.EqOp(t, tc.body, got.Body, must.Sprint(tc.method, " ", tc.path))
+	}
+	must.SliceEmpty(t, r.server.Calls())
+	must.SliceEmpty(t, r.local.Calls())
 }
 
 // TestRestartRouting: a restart is routed as a signal is (API-7): the
@@ -136,7 +190,7 @@ func TestRestartRouting(t *testing.T) {
 	must.EqError(t, err, "Unexpected response code: 404 (No path to node)")
 	got := do(t, r.h, http.MethodPost, "/v1/client/allocation/"+allocLocal+"/restart", `{"TaskName":"app","AllTasks":true}`)
 	must.EqOp(t, 400, got.Status)
-	must.EqOp(t, agent.MsgRestartTaskAndAll, got.Body)
+	must.EqOp(t, "a restart names either a task or all tasks, not both", got.Body)
 	got = do(t, r.h, http.MethodGet, "/v1/client/allocation/"+allocLocal+"/restart", ``)
 	must.EqOp(t, 405, got.Status)
 }
@@ -157,10 +211,10 @@ func TestServedAllocWithoutCluster(t *testing.T) {
 	must.NoError(t, err)
 	must.EqOp(t, "node-local", stubs[0].NodeName)
 
-	for _, path := range []string{"/v1/job/web", "/v1/job/web/summary", "/v1/evaluations", "/v1/nodes", "/v1/node/local"} {
+	for _, path := range []string{"/v1/job/web", "/v1/job/web/summary", "/v1/job/web/versions", "/v1/evaluations", "/v1/nodes", "/v1/node/local"} {
 		got := do(t, r.h, http.MethodGet, path, "")
 		must.EqOp(t, 404, got.Status, must.Sprint(path))
-		must.EqOp(t, agent.MsgResourceNotFound, got.Body)
+		must.EqOp(t, "Resource not found", got.Body)
 	}
 	must.EqOp(t, 405, do(t, r.h, http.MethodGet, "/v1/jobs", "").Status, must.Sprint("only registration"))
 }

@@ -114,7 +114,7 @@ func TestAPI5_AllocInfoErrors(t *testing.T) {
 		body         string
 	}{
 		{http.MethodGet, "/v1/allocation/nope", 404, "alloc not found"},
-		{http.MethodGet, "/v1/allocation/", 404, "alloc not found"},
+		{http.MethodGet, "/v1/allocation/", 404, "Resource not found"},
 		{http.MethodPut, "/v1/allocation/" + allocLocal, 405, "Invalid method"},
 		{http.MethodGet, "/v1/allocation/" + allocLocal + "/services", 404, "Resource not found"},
 		{http.MethodGet, "/v1/allocations/", 404, "Resource not found"},

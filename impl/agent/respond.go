@@ -112,7 +112,7 @@ func queryBool(r *http.Request, name string) (bool, error) {
 	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return false, badRequest(fmt.Sprintf(FmtBadBool, name, v, err))
+		return false, badRequest(fmt.Sprintf("Failed to parse value of %q (%v) as a bool: %v", name, v, err))
 	}
 	return b, nil
 }

@@ -42,9 +42,3 @@ func (h *Handler) validateJob(r *http.Request) (any, uint64, error) {
 	}
 	return resp, 0, nil
 }
-
-// planJob is PUT/POST /v1/job/<id>/plan: 501, as the simulated server
-// schedules when a job is registered and has no dry run.
-func (h *Handler) planJob(*http.Request, string) (any, uint64, error) {
-	return nil, 0, &httpError{code: http.StatusNotImplemented, msg: MsgPlanNotSupported}
-}

@@ -15,7 +15,11 @@
 //
 // Errors are *Error values listing every problem with its position, one per
 // line: `job.hcl:12,5-10: Unsupported argument; An argument named "drivr"
-// is not expected in task "web". Did you mean "driver"?`.
+// is not expected in task "web". Did you mean "driver"?`. Each is an HCL
+// diagnostic (`<Summary>; <Detail>`), written where it is raised: none of
+// these texts is fixed by SPEC.md; they are this package's own, modelled
+// on the wording HCL uses for its decoder, and tests compare them
+// verbatim.
 //
 // # The HCL subset
 //

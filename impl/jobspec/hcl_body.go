@@ -58,7 +58,7 @@ type content struct {
 }
 
 // globallyRejected are refused wherever they appear.
-var globallyRejected = map[string]string{"dynamic": reasonDynamic}
+var globallyRejected = map[string]string{"dynamic": "dynamic blocks are not supported, write each block out"}
 
 // content checks every argument and block of body against s; where names
 // the enclosing block in messages (`task "web"`).
@@ -73,13 +73,13 @@ func (d *decoder) content(body *hclsyntax.Body, s *schema, where string) content
 		case contains(s.attrs, a.Name):
 			c.attrs[a.Name] = a
 		case contains(s.ignoredAttrs, a.Name):
-			d.warnf(a.NameRange, warningIgnored, "argument", a.Name, where)
+			d.warnf(a.NameRange, "argument %q in %s is ignored: allocsim does not model it", a.Name, where)
 		case contains(s.blocks, a.Name) || contains(s.ignoredBlocks, a.Name):
-			d.errorf(a.NameRange, summaryUnsupportedArgument,
-				fmt.Sprintf(detailUnsupportedArgument, a.Name, where)+fmt.Sprintf(detailBlockNotArg, a.Name))
+			d.errorf(a.NameRange, "Unsupported argument",
+				fmt.Sprintf("An argument named %[1]q is not expected in %[2]s. Did you mean to define a block of type %[1]q?", a.Name, where))
 		default:
-			d.errorf(a.NameRange, summaryUnsupportedArgument,
-				fmt.Sprintf(detailUnsupportedArgument, a.Name, where)+suggest(a.Name, s.attrs, s.ignoredAttrs))
+			d.errorf(a.NameRange, "Unsupported argument",
+				fmt.Sprintf("An argument named %q is not expected in %s.", a.Name, where)+suggest(a.Name, s.attrs, s.ignoredAttrs))
 		}
 	}
 	for _, b := range body.Blocks {
@@ -89,17 +89,18 @@ func (d *decoder) content(body *hclsyntax.Body, s *schema, where string) content
 		}
 		switch {
 		case rejected:
-			d.errorf(b.TypeRange, summaryUnsupportedBlock, fmt.Sprintf(detailUnsupportedFeature, b.Type, where, reason))
+			d.errorf(b.TypeRange, "Unsupported block type", fmt.Sprintf("Blocks of type %q are not expected in %s: %s.", b.Type, where, reason))
 		case contains(s.blocks, b.Type):
 			c.blocks[b.Type] = append(c.blocks[b.Type], b)
 		case contains(s.ignoredBlocks, b.Type):
-			d.warnf(b.TypeRange, warningIgnored, "block", b.Type, where)
+			d.warnf(b.TypeRange, "block %q in %s is ignored: allocsim does not model it", b.Type, where)
 		case contains(s.attrs, b.Type) || contains(s.ignoredAttrs, b.Type):
-			d.errorf(b.TypeRange, summaryUnsupportedBlock,
-				fmt.Sprintf(detailUnsupportedBlock, b.Type, where)+fmt.Sprintf(detailArgNotBlock, b.Type))
+			d.errorf(b.TypeRange, "Unsupported block type",
+				fmt.Sprintf("Blocks of type %[1]q are not expected in %[2]s. Did you mean to define argument %[1]q? "+
+					"If so, use the equals sign to assign it a value.", b.Type, where))
 		default:
-			d.errorf(b.TypeRange, summaryUnsupportedBlock,
-				fmt.Sprintf(detailUnsupportedBlock, b.Type, where)+suggest(b.Type, s.blocks, s.ignoredBlocks))
+			d.errorf(b.TypeRange, "Unsupported block type",
+				fmt.Sprintf("Blocks of type %q are not expected in %s.", b.Type, where)+suggest(b.Type, s.blocks, s.ignoredBlocks))
 		}
 	}
 	return c
@@ -139,7 +140,7 @@ func suggest(given string, lists ...[]string) string {
 	if best == "" {
 		return ""
 	}
-	return fmt.Sprintf(detailDidYouMean, best)
+	return fmt.Sprintf(" Did you mean %q?", best)
 }
 
 // label returns the single label of a named block (job, group, task,
@@ -147,10 +148,10 @@ func suggest(given string, lists ...[]string) string {
 func (d *decoder) label(b *hclsyntax.Block) (string, bool) {
 	switch {
 	case len(b.Labels) == 0:
-		d.errorf(b.DefRange(), fmt.Sprintf(summaryMissingName, b.Type), fmt.Sprintf(detailOneLabel, b.Type))
+		d.errorf(b.DefRange(), fmt.Sprintf("Missing name for %s", b.Type), fmt.Sprintf("A %s block must have exactly one label: its name.", b.Type))
 		return "", false
 	case len(b.Labels) > 1:
-		d.errorf(b.LabelRanges[1], fmt.Sprintf(summaryExtraLabel, b.Type), fmt.Sprintf(detailOneLabel, b.Type))
+		d.errorf(b.LabelRanges[1], fmt.Sprintf("Extraneous label for %s", b.Type), fmt.Sprintf("A %s block must have exactly one label: its name.", b.Type))
 		return "", false
 	}
 	return b.Labels[0], true
@@ -159,7 +160,7 @@ func (d *decoder) label(b *hclsyntax.Block) (string, bool) {
 // noLabels reports labels on a block that takes none; it still decodes.
 func (d *decoder) noLabels(b *hclsyntax.Block) {
 	if len(b.Labels) > 0 {
-		d.errorf(b.LabelRanges[0], fmt.Sprintf(summaryExtraLabel, b.Type), fmt.Sprintf(detailNoLabels, b.Type))
+		d.errorf(b.LabelRanges[0], fmt.Sprintf("Extraneous label for %s", b.Type), fmt.Sprintf("A %s block takes no labels.", b.Type))
 	}
 }
 
@@ -171,8 +172,8 @@ func (d *decoder) single(c content, blockType, where string) *hclsyntax.Block {
 		return nil
 	}
 	for _, dup := range blocks[1:] {
-		d.errorf(dup.DefRange(), fmt.Sprintf(summaryDuplicateBlock, blockType),
-			fmt.Sprintf(detailDuplicateBlock, blockType, where, blocks[0].DefRange().String()))
+		d.errorf(dup.DefRange(), fmt.Sprintf("Duplicate %s block", blockType),
+			fmt.Sprintf("Only one %s block is allowed in %s; the first one is at %s.", blockType, where, blocks[0].DefRange().String()))
 	}
 	d.noLabels(blocks[0])
 	return blocks[0]
@@ -192,8 +193,8 @@ func newNames(kind, where string) *names {
 // add reports whether name is new; a duplicate is an error at b.
 func (n *names) add(d *decoder, name string, b *hclsyntax.Block) bool {
 	if first, ok := n.seen[name]; ok {
-		d.errorf(b.DefRange(), fmt.Sprintf(summaryDuplicateName, n.kind, name),
-			fmt.Sprintf(detailDuplicateName, n.kind, n.where, name, first.DefRange().String()))
+		d.errorf(b.DefRange(), fmt.Sprintf("Duplicate %s %q", n.kind, name),
+			fmt.Sprintf("Names of %s blocks must be unique in %s; the first %q is at %s.", n.kind, n.where, name, first.DefRange().String()))
 		return false
 	}
 	n.seen[name] = b

@@ -18,10 +18,13 @@ var (
 	volumeTypes = []string{"host", structs.VolumeTypeCSI}
 )
 
+// noVariables is why variable, variables and locals blocks are refused.
+const noVariables = "variables and locals are not supported, write values literally"
+
 var (
 	topSchema = &schema{
 		blocks:   []string{"job"},
-		rejected: map[string]string{"variable": reasonVariables, "variables": reasonVariables, "locals": reasonVariables},
+		rejected: map[string]string{"variable": noVariables, "variables": noVariables, "locals": noVariables},
 	}
 	jobSchema = &schema{
 		attrs:  []string{"name", "namespace", "type"},
@@ -91,8 +94,8 @@ func invalidUTF8(filename string, src []byte) error {
 		off += size
 	}
 	return &Error{Filename: filename, Diagnostics: hcl.Diagnostics{{
-		Severity: hcl.DiagError, Summary: summaryInvalidUTF8,
-		Detail: fmt.Sprintf(detailInvalidUTF8, src[off]), Subject: byteRange(filename, src, int64(off)),
+		Severity: hcl.DiagError, Summary: "Invalid character encoding",
+		Detail: fmt.Sprintf("A jobspec must be UTF-8 encoded; byte %#x is not valid here.", src[off]), Subject: byteRange(filename, src, int64(off)),
 	}}}
 }
 
@@ -101,12 +104,12 @@ func (d *decoder) file(body *hclsyntax.Body) *structs.Job {
 	jobs := c.blocks["job"]
 	if len(jobs) == 0 {
 		start := hcl.InitialPos
-		d.errorf(hcl.Range{Filename: d.filename, Start: start, End: start}, summaryMissingJob, detailMissingJob)
+		d.errorf(hcl.Range{Filename: d.filename, Start: start, End: start}, "Missing job block", "A jobspec must contain exactly one job block.")
 		return nil
 	}
 	for _, dup := range jobs[1:] {
-		d.errorf(dup.DefRange(), fmt.Sprintf(summaryDuplicateBlock, "job"),
-			fmt.Sprintf(detailDuplicateJob, jobs[0].DefRange().String()))
+		d.errorf(dup.DefRange(), "Duplicate job block",
+			fmt.Sprintf("A jobspec must contain exactly one job block; the first one is at %s.", jobs[0].DefRange().String()))
 	}
 	return d.job(jobs[0])
 }

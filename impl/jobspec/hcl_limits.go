@@ -48,7 +48,7 @@ func checkNesting(filename string, src []byte) hcl.Diagnostics {
 		switch {
 		case openTokens[tok.Type]:
 			if len(chains) > maxNesting {
-				return fail(tok, summaryTooDeep, fmt.Sprintf(detailTooDeep, maxNesting))
+				return fail(tok, "Nesting too deep", fmt.Sprintf("Blocks, brackets, strings and templates may nest at most %d levels deep.", maxNesting))
 			}
 			chains = append(chains, 0)
 		case closeTokens[tok.Type]:
@@ -59,7 +59,7 @@ func checkNesting(filename string, src []byte) hcl.Diagnostics {
 			chains[top] = 0
 		case chainTokens[tok.Type]:
 			if chains[top]++; chains[top] > maxChain {
-				return fail(tok, summaryTooLong, fmt.Sprintf(detailTooLong, maxChain))
+				return fail(tok, "Expression too long", fmt.Sprintf("One list element, argument or attribute may hold at most %d unary, conditional or subtraction operators.", maxChain))
 			}
 		}
 	}

@@ -22,7 +22,7 @@ var (
 		ignoredBlocks: []string{"action", "affinity", "artifact", "constraint", "consul", "csi_plugin",
 			"dispatch_payload", "env", "identity", "logs", "meta", "resources", "scaling", "secret",
 			"service", "template", "vault"},
-		rejected: map[string]string{"restart": reasonTaskRestart},
+		rejected: map[string]string{"restart": "a task-level restart policy is not modelled, set restart on the group"},
 	}
 	lifecycleSchema   = &schema{attrs: []string{"hook", "sidecar"}}
 	scheduleSchema    = &schema{blocks: []string{"cron"}}
@@ -109,8 +109,8 @@ func (d *decoder) volumeMount(b *hclsyntax.Block, tg *structs.TaskGroup, task, g
 				aliases = append(aliases, alias)
 			}
 			sort.Strings(aliases)
-			d.errorf(c.attrs["volume"].Expr.Range(), summaryUndeclaredVol,
-				fmt.Sprintf(detailUndeclaredVol, task, vol, group)+suggest(vol, aliases))
+			d.errorf(c.attrs["volume"].Expr.Range(), "Reference to undeclared volume",
+				fmt.Sprintf("The volume_mount in %s refers to volume %q, but %s declares no such volume.", task, vol, group)+suggest(vol, aliases))
 		}
 	}
 	m.Destination, _ = d.str(c, "destination")

@@ -83,7 +83,7 @@ func (d *decoder) convertTo(c content, name string, want cty.Type) (v cty.Value,
 	}
 	v, err := convert.Convert(raw, want)
 	if err != nil {
-		d.errorf(a.Expr.Range(), summaryIncorrectType, fmt.Sprintf(detailIncorrectType, name, err.Error()))
+		d.errorf(a.Expr.Range(), "Incorrect attribute value type", fmt.Sprintf("Inappropriate value for argument %q: %s.", name, err.Error()))
 		return cty.NilVal, true, false
 	}
 	return v, true, true
@@ -108,7 +108,7 @@ func (d *decoder) strList(c content, name string) (list []string, set bool) {
 	rng := c.attrs[name].Expr.Range()
 	for _, e := range v.AsValueSlice() {
 		if e.IsNull() {
-			d.errorf(rng, summaryInvalidValue, fmt.Sprintf(detailNullInList, name))
+			d.errorf(rng, "Invalid value", fmt.Sprintf("The list %q must not hold null.", name))
 			return nil, false
 		}
 		list = append(list, e.AsString())
@@ -121,7 +121,7 @@ func (d *decoder) strList(c content, name string) (list []string, set bool) {
 func (d *decoder) meta(b *hclsyntax.Block, where string) map[string]string {
 	out := map[string]string{}
 	for _, nb := range b.Body.Blocks {
-		d.errorf(nb.TypeRange, summaryUnsupportedBlock, fmt.Sprintf(detailUnsupportedBlock, nb.Type, where))
+		d.errorf(nb.TypeRange, "Unsupported block type", fmt.Sprintf("Blocks of type %q are not expected in %s.", nb.Type, where))
 	}
 	c := content{attrs: map[string]*hclsyntax.Attribute{}, body: b.Body}
 	for _, a := range sortedAttrs(b.Body) {
@@ -153,16 +153,16 @@ func (d *decoder) integer(c content, name string, nonNegative bool) (n int, set 
 	got := d.text(rng)
 	bf := v.AsBigFloat()
 	if !bf.IsInt() {
-		d.errorf(rng, summaryInvalidValue, fmt.Sprintf(detailNotWhole, name, got))
+		d.errorf(rng, "Invalid value", fmt.Sprintf("The argument %q must be a whole number; got %s.", name, got))
 		return 0, false
 	}
 	i, acc := bf.Int64()
 	if acc != big.Exact || i > math.MaxInt || i < math.MinInt {
-		d.errorf(rng, summaryInvalidValue, fmt.Sprintf(detailOutOfRange, name, got))
+		d.errorf(rng, "Invalid value", fmt.Sprintf("The argument %q is out of range; got %s.", name, got))
 		return 0, false
 	}
 	if nonNegative && i < 0 {
-		d.errorf(rng, summaryInvalidValue, fmt.Sprintf(detailNegative, name, got))
+		d.errorf(rng, "Invalid value", fmt.Sprintf("The argument %q must not be negative; got %s.", name, got))
 		return 0, false
 	}
 	return int(i), true
@@ -178,11 +178,11 @@ func (d *decoder) duration(c content, name string) (time.Duration, bool) {
 	rng := c.attrs[name].Expr.Range()
 	dur, err := time.ParseDuration(s)
 	if err != nil {
-		d.errorf(rng, summaryInvalidDur, fmt.Sprintf(detailInvalidDur, name, err.Error()))
+		d.errorf(rng, "Invalid duration", fmt.Sprintf("The argument %q must be a duration such as \"30s\" or \"1h30m\"; %s.", name, err.Error()))
 		return 0, false
 	}
 	if dur < 0 {
-		d.errorf(rng, summaryInvalidValue, fmt.Sprintf(detailNegative, name, d.text(rng)))
+		d.errorf(rng, "Invalid value", fmt.Sprintf("The argument %q must not be negative; got %s.", name, d.text(rng)))
 		return 0, false
 	}
 	return dur, true
@@ -195,8 +195,8 @@ func (d *decoder) oneOf(c content, name string, allowed []string) (string, bool)
 		return "", false
 	}
 	if !contains(allowed, s) {
-		d.errorf(c.attrs[name].Expr.Range(), summaryInvalidValue,
-			fmt.Sprintf(detailNotOneOf, name, quoteList(allowed), s))
+		d.errorf(c.attrs[name].Expr.Range(), "Invalid value",
+			fmt.Sprintf("The argument %q must be one of %s; got %q.", name, quoteList(allowed), s))
 		return "", false
 	}
 	return s, true
@@ -209,7 +209,7 @@ func (d *decoder) require(c content, b *hclsyntax.Block, name, where string) {
 			return
 		}
 	}
-	d.errorf(b.DefRange(), summaryMissingArgument, fmt.Sprintf(detailMissingArgument, name, where))
+	d.errorf(b.DefRange(), "Missing required argument", fmt.Sprintf("The argument %q is required in %s.", name, where))
 }
 
 // quoteList renders `"a", "b" or "c"`.
@@ -233,7 +233,7 @@ func (d *decoder) goValue(v cty.Value, path, where string, rng hcl.Range) (any, 
 	case v.IsNull():
 		return nil, true
 	case !v.IsKnown():
-		d.errorf(rng, summaryInvalidValue, fmt.Sprintf(detailConfigUnknown, path, where, "unknown value"))
+		d.errorf(rng, "Invalid value", fmt.Sprintf("The value at %s in %s cannot be represented: unknown value.", path, where))
 		return nil, false
 	}
 	ty := v.Type()
@@ -245,7 +245,7 @@ func (d *decoder) goValue(v cty.Value, path, where string, rng hcl.Range) (any, 
 	case ty == cty.Number:
 		f, _ := v.AsBigFloat().Float64()
 		if math.IsInf(f, 0) {
-			d.errorf(rng, summaryInvalidValue, fmt.Sprintf(detailConfigNumber, path, where))
+			d.errorf(rng, "Invalid value", fmt.Sprintf("The number at %s in %s does not fit a 64-bit float.", path, where))
 			return nil, false
 		}
 		return f, true
@@ -270,7 +270,7 @@ func (d *decoder) goValue(v cty.Value, path, where string, rng hcl.Range) (any, 
 		}
 		return out, ok
 	}
-	d.errorf(rng, summaryInvalidValue, fmt.Sprintf(detailConfigUnknown, path, where, ty.FriendlyName()))
+	d.errorf(rng, "Invalid value", fmt.Sprintf("The value at %s in %s cannot be represented: %s.", path, where, ty.FriendlyName()))
 	return nil, false
 }
 
@@ -292,12 +292,12 @@ func (d *decoder) config(body *hclsyntax.Body, path, where string) (map[string]a
 	}
 	for _, b := range body.Blocks {
 		if len(b.Labels) > 0 {
-			d.errorf(b.LabelRanges[0], summaryConfigLabels, fmt.Sprintf(detailConfigLabels, b.Type, len(b.Labels)))
+			d.errorf(b.LabelRanges[0], "Unsupported block labels", fmt.Sprintf("Blocks inside config take no labels; %q has %d.", b.Type, len(b.Labels)))
 			ok = false
 			continue
 		}
 		if _, clash := body.Attributes[b.Type]; clash {
-			d.errorf(b.TypeRange, summaryConfigKey, fmt.Sprintf(detailConfigKey, b.Type, where))
+			d.errorf(b.TypeRange, "Duplicate config key", fmt.Sprintf("The key %q is set both as an argument and as a block in %s.", b.Type, where))
 			ok = false
 			continue
 		}

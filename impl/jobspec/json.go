@@ -37,32 +37,32 @@ func ParseJSON(filename string, src []byte) (*structs.Job, []Warning, error) {
 	if err := json.Unmarshal(src, &probe); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field == "" {
-			return fail(byteRange(filename, src, firstByte(src)), summaryInvalidJSON, detailNotObject)
+			return fail(byteRange(filename, src, firstByte(src)), "Invalid JSON", `A JSON jobspec must be an object: {"Job": {...}} or a bare job.`)
 		}
-		return fail(byteRange(filename, src, errOffset(err)), summaryInvalidJSON, err.Error())
+		return fail(byteRange(filename, src, errOffset(err)), "Invalid JSON", err.Error())
 	}
 	if probe == nil { // the literal null
-		return fail(byteRange(filename, src, firstByte(src)), summaryInvalidJSON, detailNotObject)
+		return fail(byteRange(filename, src, firstByte(src)), "Invalid JSON", `A JSON jobspec must be an object: {"Job": {...}} or a bare job.`)
 	}
 	var in *api.Job
 	if wrapped(probe) {
 		var req struct{ Job *api.Job }
 		if err := json.Unmarshal(src, &req); err != nil {
-			return fail(byteRange(filename, src, errOffset(err)), summaryInvalidJSON, err.Error())
+			return fail(byteRange(filename, src, errOffset(err)), "Invalid JSON", err.Error())
 		}
 		if req.Job == nil {
-			return fail(nil, summaryMissingJSON, detailNullJob)
+			return fail(nil, "Missing job", `The "Job" field is null.`)
 		}
 		in = req.Job
 	} else {
 		in = &api.Job{}
 		if err := json.Unmarshal(src, in); err != nil {
-			return fail(byteRange(filename, src, errOffset(err)), summaryInvalidJSON, err.Error())
+			return fail(byteRange(filename, src, errOffset(err)), "Invalid JSON", err.Error())
 		}
 	}
 	job, err := fromAPI(in)
 	if err != nil {
-		return fail(nil, summaryInvalidJob, err.Error())
+		return fail(nil, "Invalid job", err.Error())
 	}
 	job.Canonicalize()
 	return job, nil, nil
@@ -147,7 +147,7 @@ func fromAPI(in *api.Job) (*structs.Job, error) {
 	for i, g := range in.TaskGroups {
 		path := fmt.Sprintf("TaskGroups[%d]", i)
 		if g == nil {
-			return nil, fmt.Errorf(detailNullEntry, path)
+			return nil, fmt.Errorf("%s is null.", path)
 		}
 		tg, err := groupFromAPI(g, path)
 		if err != nil {
@@ -176,7 +176,7 @@ func groupFromAPI(g *api.TaskGroup, path string) (*structs.TaskGroup, error) {
 	for _, alias := range aliases {
 		v := g.Volumes[alias]
 		if v == nil {
-			return nil, fmt.Errorf(detailNullEntry, fmt.Sprintf("%s.Volumes[%q]", path, alias))
+			return nil, fmt.Errorf("%s.Volumes[%q] is null.", path, alias)
 		}
 		if tg.Volumes == nil {
 			tg.Volumes = map[string]*structs.VolumeRequest{}
@@ -190,7 +190,7 @@ func groupFromAPI(g *api.TaskGroup, path string) (*structs.TaskGroup, error) {
 	for i, t := range g.Tasks {
 		tpath := fmt.Sprintf("%s.Tasks[%d]", path, i)
 		if t == nil {
-			return nil, fmt.Errorf(detailNullEntry, tpath)
+			return nil, fmt.Errorf("%s is null.", tpath)
 		}
 		task, err := taskFromAPI(t, tpath)
 		if err != nil {
@@ -221,7 +221,7 @@ func taskFromAPI(t *api.Task, path string) (*structs.Task, error) {
 	}
 	for i, m := range t.VolumeMounts {
 		if m == nil {
-			return nil, fmt.Errorf(detailNullEntry, fmt.Sprintf("%s.VolumeMounts[%d]", path, i))
+			return nil, fmt.Errorf("%s.VolumeMounts[%d] is null.", path, i)
 		}
 		task.VolumeMounts = append(task.VolumeMounts, &structs.VolumeMount{
 			Volume: deref(m.Volume), Destination: deref(m.Destination), ReadOnly: deref(m.ReadOnly),

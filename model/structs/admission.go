@@ -45,7 +45,7 @@ const (
 //     under profile ce, `task schedules requires Nomad Enterprise` once per
 //     job, at the first scheduled task; under ent, each failing task's first
 //     SCHED-2 error;
-//  5. for a parameterized job (dispatch.go): a type other than batch or
+//  5. for a parameterized job (parameterized.go): a type other than batch or
 //     sysbatch, then an unknown payload requirement.
 //
 // Nil groups and tasks are skipped (they count for nothing); nil means

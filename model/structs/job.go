@@ -35,7 +35,7 @@ const (
 const VolumeTypeCSI = "csi"
 
 // Job is DATA-2. The last four fields are Nomad's parameterized jobs
-// (dispatch.go); absent, they leave a job's JSON as it was.
+// (parameterized.go); absent, they leave a job's JSON as it was.
 type Job struct {
 	ID         string       `json:"ID"`
 	Name       string       `json:"Name"`

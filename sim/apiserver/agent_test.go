@@ -104,7 +104,7 @@ func TestAgentOverSimulatedServer(t *testing.T) {
 	_, _, err = c.Allocations().GetPauseState(&api.Allocation{ID: "nope"}, nil, "t")
 	must.EqError(t, err, `Unexpected response code: 404 (Unknown allocation "nope")`)
 	_, _, err = c.Allocations().GetPauseState(&api.Allocation{ID: ""}, nil, "t")
-	must.EqError(t, err, "Unexpected response code: 500 (missing AllocID)")
+	must.EqError(t, err, "Unexpected response code: 404 (Resource not found)", must.Sprint("no path token: API-2"))
 
 	node.err = errors.New("Task not found")
 	err = c.Allocations().Signal(alloc, nil, "ghost", "SIGHUP")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/allocsim/allocsim/impl/agent"
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/server"
 )
@@ -15,36 +16,36 @@ import (
 
 // JobRecords returns the registered jobs whose ID starts with prefix,
 // sorted by ID.
-func (s *Server) JobRecords(prefix string) []*structs.JobRecord { return s.srv.JobRecords(prefix) }
+func (s *Server) JobRecords(prefix string) []*records.Job { return s.srv.JobRecords(prefix) }
 
 // JobRecord returns one registered job, or nil.
-func (s *Server) JobRecord(id string) *structs.JobRecord { return s.srv.JobRecord(id) }
+func (s *Server) JobRecord(id string) *records.Job { return s.srv.JobRecord(id) }
 
 // DeregisterJob stops (with purge: removes) a job; an unknown one is
 // agent.ErrJobNotFound.
-func (s *Server) DeregisterJob(id string, purge bool) (structs.EvalRecord, uint64, error) {
+func (s *Server) DeregisterJob(id string, purge bool) (records.Eval, uint64, error) {
 	d, err := s.srv.DeregisterJob(id, purge, s.drawEvalID)
 	if errors.Is(err, server.ErrJobNotFound) {
-		return structs.EvalRecord{}, 0, fmt.Errorf("%w: %q", agent.ErrJobNotFound, id)
+		return records.Eval{}, 0, fmt.Errorf("%w: %q", agent.ErrJobNotFound, id)
 	}
 	if err != nil {
-		return structs.EvalRecord{}, 0, err
+		return records.Eval{}, 0, err
 	}
 	return d.Eval, d.JobModifyIndex, nil
 }
 
 // StopAlloc sets one alloc to desired stop; an unknown one is
 // agent.ErrAllocNotFound.
-func (s *Server) StopAlloc(id string) (structs.EvalRecord, uint64, error) {
+func (s *Server) StopAlloc(id string) (records.Eval, uint64, error) {
 	ev, index, err := s.srv.StopAlloc(id, s.drawEvalID)
 	if errors.Is(err, server.ErrAllocNotFound) {
-		return structs.EvalRecord{}, 0, fmt.Errorf("%w: %q", agent.ErrAllocNotFound, id)
+		return records.Eval{}, 0, fmt.Errorf("%w: %q", agent.ErrAllocNotFound, id)
 	}
 	return ev, index, err
 }
 
 // Evaluations returns every evaluation, in creation order.
-func (s *Server) Evaluations() []structs.EvalRecord { return s.srv.EvalRecords() }
+func (s *Server) Evaluations() []records.Eval { return s.srv.EvalRecords() }
 
 // EvalAllocations returns the allocs an evaluation placed or updated.
 func (s *Server) EvalAllocations(evalID string) []*structs.Allocation {
@@ -52,7 +53,7 @@ func (s *Server) EvalAllocations(evalID string) []*structs.Allocation {
 }
 
 // AllocRecord returns what the server recorded about an alloc's placement.
-func (s *Server) AllocRecord(id string) structs.AllocRecord { return s.srv.AllocRecord(id) }
+func (s *Server) AllocRecord(id string) records.Alloc { return s.srv.AllocRecord(id) }
 
 // Nodes returns the registered nodes, sorted by ID.
-func (s *Server) Nodes() []structs.NodeRecord { return s.srv.NodeRecords() }
+func (s *Server) Nodes() []records.Node { return s.srv.NodeRecords() }

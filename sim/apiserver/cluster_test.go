@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/agent"
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
@@ -48,7 +49,7 @@ func clusterOn(t *testing.T) (*server.Server, *restartNode, *api.Client) {
 	srv, err := server.New(server.Config{Clock: vclock.New(clusterStart), Rand: seeds.Stream(3, "server")})
 	must.NoError(t, err)
 	must.NoError(t, srv.RegisterNode(nodeID, syncpolicy.NodeStatusReady))
-	must.NoError(t, srv.DescribeNode(nodeID, structs.NodeRecord{Name: "sim-1", Drivers: []string{"raw_exec", "mock_driver"}}))
+	must.NoError(t, srv.DescribeNode(nodeID, records.Node{Name: "sim-1", Drivers: []string{"raw_exec", "mock_driver"}}))
 	node := &restartNode{}
 	srv.Connect(nodeID, node)
 	h, err := agent.New(agent.Config{Server: apiserver.New(srv, seeds.Stream(3, apiserver.EvalStream)), Client: localClient{}})
@@ -230,6 +231,31 @@ func TestJobReads(t *testing.T) {
 	_, _, err = c.Jobs().Info("nope", nil)
 	must.EqError(t, err, "Unexpected response code: 404 (job not found)")
 	_, _, err = c.Jobs().Summary("nope", nil)
+	must.EqError(t, err, "Unexpected response code: 404 (job not found)")
+}
+
+// TestJobVersions is `nomad job history`: the versions the server keeps,
+// which is the current one only, served as GET /v1/job/<id> serves it;
+// no diffs, even when asked for; an unknown job is a 404.
+func TestJobVersions(t *testing.T) {
+	_, _, c := clusterOn(t)
+	_, _, err := c.Jobs().Register(apiJob("web", 1), nil)
+	must.NoError(t, err)
+	changed := apiJob("web", 1)
+	changed.TaskGroups[0].Tasks[0].Config = map[string]any{"run_for": "1h"}
+	_, _, err = c.Jobs().Register(changed, nil)
+	must.NoError(t, err)
+
+	job, _, err := c.Jobs().Info("web", nil)
+	must.NoError(t, err)
+	versions, diffs, qm, err := c.Jobs().Versions("web", true, nil)
+	must.NoError(t, err)
+	must.Eq(t, []*api.Job{job}, versions)
+	must.EqOp(t, uint64(1), *versions[0].Version)
+	must.SliceEmpty(t, diffs)
+	must.EqOp(t, *job.ModifyIndex, qm.LastIndex)
+
+	_, _, _, err = c.Jobs().Versions("nope", false, nil)
 	must.EqError(t, err, "Unexpected response code: 404 (job not found)")
 }
 

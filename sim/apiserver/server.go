@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/allocsim/allocsim/impl/agent"
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/seeds"
 	"github.com/allocsim/allocsim/sim/server"
@@ -38,14 +39,14 @@ type Simulated interface {
 	Call(ctx context.Context, method string, args, reply any) error
 
 	// The records of Nomad's API (issue 14; sim/server records.go).
-	JobRecords(prefix string) []*structs.JobRecord
-	JobRecord(id string) *structs.JobRecord
+	JobRecords(prefix string) []*records.Job
+	JobRecord(id string) *records.Job
 	DeregisterJob(id string, purge bool, newEvalID func() string) (server.Deregistration, error)
-	StopAlloc(id string, newEvalID func() string) (structs.EvalRecord, uint64, error)
-	EvalRecords() []structs.EvalRecord
+	StopAlloc(id string, newEvalID func() string) (records.Eval, uint64, error)
+	EvalRecords() []records.Eval
 	EvalAllocs(evalID string) []*structs.Allocation
-	AllocRecord(id string) structs.AllocRecord
-	NodeRecords() []structs.NodeRecord
+	AllocRecord(id string) records.Alloc
+	NodeRecords() []records.Node
 }
 
 var _ Simulated = (*server.Server)(nil)

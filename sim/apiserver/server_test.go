@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/apiserver"
 	"github.com/allocsim/allocsim/sim/seeds"
@@ -31,7 +32,7 @@ func (f *fakeSim) RegisterJobEval(_ *structs.Job, newEvalID func() string) (serv
 	if f.err != nil {
 		return server.Registration{}, f.err
 	}
-	return server.Registration{Allocs: f.placed, Eval: structs.EvalRecord{ID: newEvalID()}}, nil
+	return server.Registration{Allocs: f.placed, Eval: records.Eval{ID: newEvalID()}}, nil
 }
 
 func (f *fakeSim) Index() uint64 { return f.index }

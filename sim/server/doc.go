@@ -38,14 +38,14 @@
 // StopJob sets every alloc of the job to desired stop.
 //
 // Parameterized jobs (Nomad's dispatch): registering one places nothing.
-// DispatchJob checks a dispatch against it (structs.Job.ValidateDispatch),
+// DispatchJob checks a dispatch against it (validateDispatch, Nomad's texts),
 // then registers and places the child job
 // `<parent>/dispatch-<unix seconds>-<8 hex>` (the clock's time, hex from
 // the server's source) with the dispatch meta merged over the parent's.
 //
-// Records for Nomad's HTTP API (records.go; project issue 14), kept beside
-// the data above and never traced, so runs that do not use them trace
-// exactly as before:
+// Records for Nomad's HTTP API (records.go, of impl/agent/records' types;
+// project issue 14), kept beside the data above and never traced, so runs
+// that do not use them trace exactly as before:
 //
 //  1. job records: each registered job's version (0 first; +1 for a
 //     registration that changes it or restarts it after a stop; +1 for a

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/seeds"
@@ -45,9 +46,9 @@ type Registration struct {
 	// Index is the registration's log index.
 	Index uint64
 	// Job is the stamp of the job version registered.
-	Job structs.JobStamp
+	Job records.JobStamp
 	// Eval is the evaluation recorded (zero without newEvalID).
-	Eval structs.EvalRecord
+	Eval records.Eval
 }
 
 // RegisterJobEval is RegisterJob that also records a complete
@@ -114,18 +115,18 @@ func (s *Server) registerOn(job *structs.Job, n *node, newEvalID func() string) 
 			a = s.edit(a)
 			a.Job = job.Copy()
 			a.AllocModifyIndex, a.ModifyIndex = idx, idx
-			s.allocRecs[a.ID] = structs.AllocRecord{EvalID: evalID, Job: stamp}
+			s.allocRecs[a.ID] = records.Alloc{EvalID: evalID, Job: stamp}
 			out = append(out, a.Copy())
 		}
 	} else {
 		s.stopAllocs(job.ID, idx)
 		if !job.IsParameterized() { // a template: its dispatches run
-			out = s.place(job, n.id, idx, structs.AllocRecord{EvalID: evalID, Job: stamp})
+			out = s.place(job, n.id, idx, records.Alloc{EvalID: evalID, Job: stamp})
 		}
 	}
 	reg := Registration{Allocs: out, Index: idx, Job: stamp}
 	if evalID != "" {
-		reg.Eval = s.recordEval(evalID, job, structs.EvalTriggerJobRegister, stamp.JobModifyIndex, idx)
+		reg.Eval = s.recordEval(evalID, job, records.EvalTriggerJobRegister, stamp.JobModifyIndex, idx)
 	}
 	ids := make([]string, len(out))
 	for i, a := range out {
@@ -145,7 +146,7 @@ func jobID(j *structs.Job) string {
 // place creates Count allocs per group of job on nodeID at index idx,
 // recorded as placed by rec, with the lock held; they are returned sorted
 // by ID.
-func (s *Server) place(job *structs.Job, nodeID string, idx uint64, rec structs.AllocRecord) []*structs.Allocation {
+func (s *Server) place(job *structs.Job, nodeID string, idx uint64, rec records.Alloc) []*structs.Allocation {
 	now := s.cfg.Clock.Now().UnixNano()
 	var out []*structs.Allocation
 	for _, tg := range job.TaskGroups {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/sim/trace"
@@ -21,12 +22,12 @@ var ErrAllocNotFound = errors.New("alloc not found")
 // starts at version 0; a registration that changes the job, or restarts a
 // stopped one, is a new version; an identical one keeps its version (and
 // submit time).
-func (s *Server) stampRegistration(job *structs.Job, idx uint64) structs.JobStamp {
+func (s *Server) stampRegistration(job *structs.Job, idx uint64) records.JobStamp {
 	now := s.cfg.Clock.Now().UnixNano()
 	rec, ok := s.jobs[job.ID]
 	switch {
 	case !ok:
-		rec = &structs.JobRecord{JobStamp: structs.JobStamp{SubmitTime: now, CreateIndex: idx, JobModifyIndex: idx}}
+		rec = &records.Job{JobStamp: records.JobStamp{SubmitTime: now, CreateIndex: idx, JobModifyIndex: idx}}
 		s.jobs[job.ID] = rec
 	case rec.Stop || !sameJob(rec.Job, job):
 		rec.Version++
@@ -60,11 +61,11 @@ func sameJob(a, b *structs.Job) bool {
 
 // recordEval records a complete evaluation of job created at idx, with
 // the lock held, and returns it.
-func (s *Server) recordEval(id string, job *structs.Job, trigger string, jobModifyIndex, idx uint64) structs.EvalRecord {
+func (s *Server) recordEval(id string, job *structs.Job, trigger string, jobModifyIndex, idx uint64) records.Eval {
 	now := s.cfg.Clock.Now().UnixNano()
-	ev := &structs.EvalRecord{
-		ID: id, Priority: structs.DefaultJobPriority, TriggeredBy: trigger,
-		JobModifyIndex: jobModifyIndex, Status: structs.EvalStatusComplete,
+	ev := &records.Eval{
+		ID: id, Priority: records.DefaultJobPriority, TriggeredBy: trigger,
+		JobModifyIndex: jobModifyIndex, Status: records.EvalStatusComplete,
 		CreateIndex: idx, ModifyIndex: idx, CreateTime: now, ModifyTime: now,
 	}
 	if job != nil {
@@ -77,7 +78,7 @@ func (s *Server) recordEval(id string, job *structs.Job, trigger string, jobModi
 // Deregistration is what a job deregistration did.
 type Deregistration struct {
 	// Eval is the `job-deregister` evaluation (zero without newEvalID).
-	Eval structs.EvalRecord
+	Eval records.Eval
 	// Index is the deregistration's log index; JobModifyIndex the stopped
 	// version's.
 	Index          uint64
@@ -102,7 +103,7 @@ func (s *Server) DeregisterJob(id string, purge bool, newEvalID func() string) (
 	s.stampStop(id, idx)
 	out := Deregistration{Index: idx, JobModifyIndex: rec.JobModifyIndex}
 	if newEvalID != nil {
-		out.Eval = s.recordEval(newEvalID(), rec.Job, structs.EvalTriggerJobDeregister, rec.JobModifyIndex, idx)
+		out.Eval = s.recordEval(newEvalID(), rec.Job, records.EvalTriggerJobDeregister, rec.JobModifyIndex, idx)
 	}
 	if purge {
 		delete(s.jobs, id)
@@ -115,12 +116,12 @@ func (s *Server) DeregisterJob(id string, purge bool, newEvalID func() string) (
 // the replacement a scheduler would place) and records a complete
 // `alloc-stop` evaluation whose ID newEvalID draws (nil records none). An
 // unknown alloc is an error wrapping ErrAllocNotFound.
-func (s *Server) StopAlloc(id string, newEvalID func() string) (structs.EvalRecord, uint64, error) {
+func (s *Server) StopAlloc(id string, newEvalID func() string) (records.Eval, uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a, ok := s.allocs[id]
 	if !ok {
-		return structs.EvalRecord{}, 0, fmt.Errorf("%w: %q", ErrAllocNotFound, id)
+		return records.Eval{}, 0, fmt.Errorf("%w: %q", ErrAllocNotFound, id)
 	}
 	idx := s.bump(a.NodeID)
 	if a.DesiredStatus == structs.AllocDesiredStatusRun {
@@ -128,9 +129,9 @@ func (s *Server) StopAlloc(id string, newEvalID func() string) (structs.EvalReco
 		a.DesiredStatus = structs.AllocDesiredStatusStop
 		a.AllocModifyIndex, a.ModifyIndex = idx, idx
 	}
-	var ev structs.EvalRecord
+	var ev records.Eval
 	if newEvalID != nil {
-		ev = s.recordEval(newEvalID(), a.Job, structs.EvalTriggerAllocStop, s.allocRecs[id].Job.JobModifyIndex, idx)
+		ev = s.recordEval(newEvalID(), a.Job, records.EvalTriggerAllocStop, s.allocRecs[id].Job.JobModifyIndex, idx)
 	}
 	s.emit(trace.KindJob, a.ID, "stop_alloc", "", map[string]any{"job": a.JobID, "index": idx})
 	return ev, idx, nil
@@ -138,21 +139,21 @@ func (s *Server) StopAlloc(id string, newEvalID func() string) (structs.EvalReco
 
 // JobRecords returns copies of the registered jobs whose ID starts with
 // prefix, sorted by ID.
-func (s *Server) JobRecords(prefix string) []*structs.JobRecord {
+func (s *Server) JobRecords(prefix string) []*records.Job {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []*structs.JobRecord
+	var out []*records.Job
 	for id, rec := range s.jobs {
 		if strings.HasPrefix(id, prefix) {
 			out = append(out, rec.Copy())
 		}
 	}
-	slices.SortFunc(out, func(a, b *structs.JobRecord) int { return strings.Compare(a.Job.ID, b.Job.ID) })
+	slices.SortFunc(out, func(a, b *records.Job) int { return strings.Compare(a.Job.ID, b.Job.ID) })
 	return out
 }
 
 // JobRecord returns a copy of a registered job's record, or nil.
-func (s *Server) JobRecord(id string) *structs.JobRecord {
+func (s *Server) JobRecord(id string) *records.Job {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.jobs[id].Copy()
@@ -177,7 +178,7 @@ func (s *Server) JobAllocs(jobID string, all bool) []*structs.Allocation {
 
 // AllocRecord returns what the server recorded about an alloc's placement
 // (zero for an unknown alloc).
-func (s *Server) AllocRecord(id string) structs.AllocRecord {
+func (s *Server) AllocRecord(id string) records.Alloc {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.allocRecs[id]
@@ -187,10 +188,10 @@ func (s *Server) AllocRecord(id string) structs.AllocRecord {
 // of registrations, deregistrations and alloc stops (RegisterJobEval,
 // DeregisterJob, StopAlloc) and those terminal client updates create
 // (SYNC-4).
-func (s *Server) EvalRecords() []structs.EvalRecord {
+func (s *Server) EvalRecords() []records.Eval {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]structs.EvalRecord, len(s.evalRecs))
+	out := make([]records.Eval, len(s.evalRecs))
 	for i, e := range s.evalRecs {
 		out[i] = *e
 	}
@@ -218,9 +219,9 @@ func (s *Server) EvalAllocs(evalID string) []*structs.Allocation {
 // DescribeNode sets a registered node's name, datacenter, pool, class and
 // drivers: the non-empty fields of d (ID, Status and the indexes are
 // ignored). A node registered without a description has the name
-// structs.DefaultNodeName(id), datacenter structs.DefaultNodeDatacenter
-// and pool structs.DefaultNodePool.
-func (s *Server) DescribeNode(id string, d structs.NodeRecord) error {
+// records.DefaultNodeName(id), datacenter records.DefaultNodeDatacenter
+// and pool records.DefaultNodePool.
+func (s *Server) DescribeNode(id string, d records.Node) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n, ok := s.nodes[id]
@@ -243,19 +244,19 @@ func (s *Server) DescribeNode(id string, d structs.NodeRecord) error {
 
 // NodeRecords returns the registered nodes, sorted by ID, each with its
 // status and the index of the last change to one of its allocs.
-func (s *Server) NodeRecords() []structs.NodeRecord {
+func (s *Server) NodeRecords() []records.Node {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]structs.NodeRecord, 0, len(s.nodes))
+	out := make([]records.Node, 0, len(s.nodes))
 	for _, n := range s.nodes {
 		out = append(out, n.record())
 	}
-	slices.SortFunc(out, func(a, b structs.NodeRecord) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b records.Node) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
 // record is the node's NodeRecord, with the lock held.
-func (n *node) record() structs.NodeRecord {
+func (n *node) record() records.Node {
 	r := n.desc
 	r.ID, r.Status = n.id, n.status
 	r.Drivers = slices.Clone(n.desc.Drivers)

@@ -6,6 +6,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/sim/trace"
@@ -32,14 +33,14 @@ func TestJobVersions(t *testing.T) {
 	evals := &counter{}
 	reg, err := s.RegisterJobEval(job("web", 1), evals.draw)
 	must.NoError(t, err)
-	must.Eq(t, structs.JobStamp{Version: 0, SubmitTime: t0.UnixNano(), CreateIndex: reg.Index, JobModifyIndex: reg.Index}, reg.Job)
+	must.Eq(t, records.JobStamp{Version: 0, SubmitTime: t0.UnixNano(), CreateIndex: reg.Index, JobModifyIndex: reg.Index}, reg.Job)
 	must.EqOp(t, "e1", reg.Eval.ID)
-	must.Eq(t, structs.EvalRecord{ID: "e1", Namespace: "default", Priority: 50, Type: "service",
-		TriggeredBy: structs.EvalTriggerJobRegister, JobID: "web", JobModifyIndex: reg.Index,
-		Status: structs.EvalStatusComplete, CreateIndex: reg.Index, ModifyIndex: reg.Index,
+	must.Eq(t, records.Eval{ID: "e1", Namespace: "default", Priority: 50, Type: "service",
+		TriggeredBy: records.EvalTriggerJobRegister, JobID: "web", JobModifyIndex: reg.Index,
+		Status: records.EvalStatusComplete, CreateIndex: reg.Index, ModifyIndex: reg.Index,
 		CreateTime: t0.UnixNano(), ModifyTime: t0.UnixNano()}, reg.Eval)
 	first := reg.Allocs[0].ID
-	must.Eq(t, structs.AllocRecord{EvalID: "e1", Job: reg.Job}, s.AllocRecord(first))
+	must.Eq(t, records.Alloc{EvalID: "e1", Job: reg.Job}, s.AllocRecord(first))
 
 	clk.Add(time.Minute)
 	same, err := s.RegisterJobEval(job("web", 1), evals.draw)
@@ -64,7 +65,7 @@ func TestJobVersions(t *testing.T) {
 	must.EqOp(t, uint64(2), rec.Version)
 	must.EqOp(t, d.Index, rec.JobModifyIndex)
 	must.EqOp(t, d.Index, d.JobModifyIndex, must.Sprint("the stopped version's"))
-	must.EqOp(t, structs.EvalTriggerJobDeregister, d.Eval.TriggeredBy)
+	must.EqOp(t, records.EvalTriggerJobDeregister, d.Eval.TriggeredBy)
 	for _, a := range s.JobAllocs("web", true) {
 		must.EqOp(t, structs.AllocDesiredStatusStop, a.DesiredStatus)
 	}
@@ -122,7 +123,7 @@ func TestStopAlloc(t *testing.T) {
 	ev, idx, err := s.StopAlloc(reg.Allocs[0].ID, func() string { return "stop-1" })
 	must.NoError(t, err)
 	must.EqOp(t, s.Index(), idx)
-	must.EqOp(t, structs.EvalTriggerAllocStop, ev.TriggeredBy)
+	must.EqOp(t, records.EvalTriggerAllocStop, ev.TriggeredBy)
 	must.EqOp(t, "web", ev.JobID)
 	must.EqOp(t, idx, ev.CreateIndex)
 	a := s.Alloc(reg.Allocs[0].ID)
@@ -157,17 +158,17 @@ func TestStopJobKeepsRegistration(t *testing.T) {
 // the index of its allocs' last change.
 func TestNodeRecords(t *testing.T) {
 	s, _ := newServer(t, vclock.New(t0), "")
-	must.Eq(t, []structs.NodeRecord{{ID: nodeID, Name: "node-node-1", Datacenter: "dc1", NodePool: "default",
+	must.Eq(t, []records.Node{{ID: nodeID, Name: "node-node-1", Datacenter: "dc1", NodePool: "default",
 		Status: syncpolicy.NodeStatusReady}}, s.NodeRecords())
-	must.NoError(t, s.DescribeNode(nodeID, structs.NodeRecord{Name: "n1", NodeClass: "fast", Drivers: []string{"raw_exec", "mock_driver"}}))
-	must.Error(t, s.DescribeNode("nope", structs.NodeRecord{}))
+	must.NoError(t, s.DescribeNode(nodeID, records.Node{Name: "n1", NodeClass: "fast", Drivers: []string{"raw_exec", "mock_driver"}}))
+	must.Error(t, s.DescribeNode("nope", records.Node{}))
 	reg, err := s.RegisterJob(job("web", 1))
 	must.NoError(t, err)
 	must.NoError(t, s.SetNodeStatus(nodeID, syncpolicy.NodeStatusDown))
-	must.Eq(t, []structs.NodeRecord{{ID: nodeID, Name: "n1", Datacenter: "dc1", NodePool: "default", NodeClass: "fast",
+	must.Eq(t, []records.Node{{ID: nodeID, Name: "n1", Datacenter: "dc1", NodePool: "default", NodeClass: "fast",
 		Status: syncpolicy.NodeStatusDown, Drivers: []string{"mock_driver", "raw_exec"},
 		ModifyIndex: reg[0].AllocModifyIndex}}, s.NodeRecords())
-	must.EqOp(t, "node-abcdefgh", structs.DefaultNodeName("abcdefgh-1234"))
+	must.EqOp(t, "node-abcdefgh", records.DefaultNodeName("abcdefgh-1234"))
 }
 
 // TestClientEvalRecords: a SYNC-4 eval gets a record too (complete, of
@@ -193,7 +194,7 @@ func TestClientEvalRecords(t *testing.T) {
 		must.SliceLen(t, 1, evs)
 		ev := evs[0]
 		must.EqOp(t, s.Evals()[0].ID, ev.ID)
-		must.EqOp(t, structs.EvalTriggerAllocFailure, ev.TriggeredBy)
+		must.EqOp(t, records.EvalTriggerAllocFailure, ev.TriggeredBy)
 		must.EqOp(t, structs.JobTypeBatch, ev.Type)
 		must.EqOp(t, s.Index(), ev.CreateIndex)
 		must.EqOp(t, t0.Add(syncpolicy.CommitWindow).UnixNano(), ev.CreateTime)

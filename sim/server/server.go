@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
@@ -48,7 +49,7 @@ type node struct {
 	// index is the log index of the last change to one of its allocs.
 	index uint64
 	// desc is its description (DescribeNode), ID and Status aside.
-	desc structs.NodeRecord
+	desc records.Node
 }
 
 // Server is the simulated server. Build it with New.
@@ -58,12 +59,12 @@ type Server struct {
 	mu     sync.Mutex
 	index  uint64
 	nodes  map[string]*node
-	jobs   map[string]*structs.JobRecord
+	jobs   map[string]*records.Job
 	allocs map[string]*structs.Allocation
 	// allocRecs records each alloc's placing eval and job version;
 	// evalRecs every evaluation (records.go). Neither is traced.
-	allocRecs map[string]structs.AllocRecord
-	evalRecs  []*structs.EvalRecord
+	allocRecs map[string]records.Alloc
+	evalRecs  []*records.Eval
 	history   map[string][]Received
 	evals     []*structs.Evaluation
 	stats     Stats
@@ -90,9 +91,9 @@ func New(cfg Config) (*Server, error) {
 	return &Server{
 		cfg:       cfg,
 		nodes:     map[string]*node{},
-		jobs:      map[string]*structs.JobRecord{},
+		jobs:      map[string]*records.Job{},
 		allocs:    map[string]*structs.Allocation{},
-		allocRecs: map[string]structs.AllocRecord{},
+		allocRecs: map[string]records.Alloc{},
 		history:   map[string][]Received{},
 		changed:   make(chan struct{}),
 	}, nil
@@ -105,9 +106,9 @@ func (s *Server) RegisterNode(id, status string) error {
 	if _, ok := s.nodes[id]; ok {
 		return fmt.Errorf(fmtNodeExists, id)
 	}
-	s.nodes[id] = &node{id: id, status: status, desc: structs.NodeRecord{
-		Name: structs.DefaultNodeName(id), Datacenter: structs.DefaultNodeDatacenter,
-		NodePool: structs.DefaultNodePool, CreateIndex: s.index,
+	s.nodes[id] = &node{id: id, status: status, desc: records.Node{
+		Name: records.DefaultNodeName(id), Datacenter: records.DefaultNodeDatacenter,
+		NodePool: records.DefaultNodePool, CreateIndex: s.index,
 	}}
 	return nil
 }

@@ -3,6 +3,7 @@ package apiconv
 import (
 	"slices"
 
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/hashicorp/nomad/api"
 )
@@ -17,7 +18,7 @@ var defaultDatacenters = []string{"*"}
 // Stop, Version, task resources, ...), with the record's stamp, Stop and
 // the status given, Datacenters ["*"] and NodePool "default" when the job
 // names none. A nil record or job gives nil.
-func ServedJob(rec *structs.JobRecord, status string) *api.Job {
+func ServedJob(rec *records.Job, status string) *api.Job {
 	if rec == nil || rec.Job == nil {
 		return nil
 	}
@@ -27,7 +28,7 @@ func ServedJob(rec *structs.JobRecord, status string) *api.Job {
 		out.Datacenters = slices.Clone(defaultDatacenters)
 	}
 	if out.NodePool == nil || *out.NodePool == "" {
-		out.NodePool = ptr(structs.DefaultNodePool)
+		out.NodePool = ptr(records.DefaultNodePool)
 	}
 	out.Stop = ptr(rec.Stop)
 	out.Status = ptr(status)
@@ -40,7 +41,7 @@ func ServedJob(rec *structs.JobRecord, status string) *api.Job {
 }
 
 // JobStubToAPI is the stub of a job GET /v1/jobs lists.
-func JobStubToAPI(rec *structs.JobRecord, status string, summary *api.JobSummary) *api.JobListStub {
+func JobStubToAPI(rec *records.Job, status string, summary *api.JobSummary) *api.JobListStub {
 	j := ServedJob(rec, status)
 	if j == nil {
 		return nil
@@ -57,7 +58,7 @@ func JobStubToAPI(rec *structs.JobRecord, status string, summary *api.JobSummary
 
 // JobSummaryToAPI is GET /v1/job/<id>/summary: counts per task group and
 // the children of a parameterized job by status (zero for other jobs).
-func JobSummaryToAPI(rec *structs.JobRecord, counts map[string]structs.TaskGroupCounts, children api.JobChildrenSummary) *api.JobSummary {
+func JobSummaryToAPI(rec *records.Job, counts map[string]records.TaskGroupCounts, children api.JobChildrenSummary) *api.JobSummary {
 	if rec == nil || rec.Job == nil {
 		return nil
 	}
@@ -76,7 +77,7 @@ func JobSummaryToAPI(rec *structs.JobRecord, counts map[string]structs.TaskGroup
 
 // EvalToAPI converts an evaluation record; it has no placement failures,
 // so FailedTGAllocs is empty and QueuedAllocations nil.
-func EvalToAPI(e structs.EvalRecord) *api.Evaluation {
+func EvalToAPI(e records.Eval) *api.Evaluation {
 	return &api.Evaluation{
 		ID: e.ID, Priority: e.Priority, Type: e.Type, TriggeredBy: e.TriggeredBy,
 		Namespace: e.Namespace, JobID: e.JobID, JobModifyIndex: e.JobModifyIndex, NodeID: e.NodeID,
@@ -88,7 +89,7 @@ func EvalToAPI(e structs.EvalRecord) *api.Evaluation {
 // AllocContext is what the server knows about an alloc beyond the alloc:
 // its placement record and its node's name.
 type AllocContext struct {
-	Record   structs.AllocRecord
+	Record   records.Alloc
 	NodeName string
 }
 
@@ -104,13 +105,13 @@ func ServedAlloc(a *structs.Allocation, c AllocContext) *Allocation {
 	}
 	out.EvalID, out.NodeName = c.Record.EvalID, c.NodeName
 	if a.Job != nil {
-		out.Job = ServedJob(&structs.JobRecord{Job: a.Job, JobStamp: c.Record.Job}, "")
+		out.Job = ServedJob(&records.Job{Job: a.Job, JobStamp: c.Record.Job}, "")
 		out.AllocatedResources = allocatedResources(out.Job, a.TaskGroup)
 		//lint:ignore SA1019 the CLI's node status still sums them (a nil one panics it)
 		out.Resources, out.TaskResources = legacyResources(out.AllocatedResources)
 	}
 	out.Metrics = &api.AllocationMetric{
-		NodesEvaluated: 1, NodesInPool: 1, NodePool: structs.DefaultNodePool,
+		NodesEvaluated: 1, NodesInPool: 1, NodePool: records.DefaultNodePool,
 		NodesAvailable: map[string]int{}, ClassFiltered: map[string]int{},
 		ConstraintFiltered: map[string]int{}, ClassExhausted: map[string]int{},
 		DimensionExhausted: map[string]int{}, Scores: map[string]float64{},

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/allocsim/allocsim/impl/agent/apiconv"
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/shoenig/test/must"
 )
@@ -12,12 +13,12 @@ import (
 // dereferences, the record's stamp and the given status; nil in, nil out.
 func TestServedJob(t *testing.T) {
 	must.Nil(t, apiconv.ServedJob(nil, ""))
-	must.Nil(t, apiconv.ServedJob(&structs.JobRecord{}, ""))
-	rec := &structs.JobRecord{
+	must.Nil(t, apiconv.ServedJob(&records.Job{}, ""))
+	rec := &records.Job{
 		Job: &structs.Job{ID: "web", Namespace: "default", Type: "batch", TaskGroups: []*structs.TaskGroup{{
 			Name: "g", Count: 1, Tasks: []*structs.Task{{Name: "t", Driver: "mock_driver"}},
 		}}},
-		JobStamp: structs.JobStamp{Version: 3, SubmitTime: 42, CreateIndex: 2, JobModifyIndex: 7},
+		JobStamp: records.JobStamp{Version: 3, SubmitTime: 42, CreateIndex: 2, JobModifyIndex: 7},
 		Stop:     true, ModifyIndex: 9,
 	}
 	j := apiconv.ServedJob(rec, "dead")
@@ -54,7 +55,7 @@ func TestServedAlloc(t *testing.T) {
 			{Name: "t1", Driver: "mock_driver"}, {Name: "t2", Driver: "mock_driver"},
 		}}},
 	}}
-	ctx := apiconv.AllocContext{Record: structs.AllocRecord{EvalID: "e1", Job: structs.JobStamp{Version: 2}}, NodeName: "sim-1"}
+	ctx := apiconv.AllocContext{Record: records.Alloc{EvalID: "e1", Job: records.JobStamp{Version: 2}}, NodeName: "sim-1"}
 	got := apiconv.ServedAlloc(a, ctx)
 	must.EqOp(t, "e1", got.EvalID)
 	must.EqOp(t, "sim-1", got.NodeName)
@@ -79,7 +80,7 @@ func TestServedAlloc(t *testing.T) {
 // TestNodeToAPI: the node's record with the nominal resources and its
 // drivers healthy.
 func TestNodeToAPI(t *testing.T) {
-	n := structs.NodeRecord{ID: "n1", Name: "sim-1", Datacenter: "dc1", NodePool: "default", Status: "ready",
+	n := records.Node{ID: "n1", Name: "sim-1", Datacenter: "dc1", NodePool: "default", Status: "ready",
 		Drivers: []string{"raw_exec"}, CreateIndex: 1, ModifyIndex: 5}
 	c := apiconv.NodeContext{Version: "1.10.5", HTTPAddr: "127.0.0.1:4646"}
 	got := apiconv.NodeToAPI(n, c)

@@ -1,7 +1,7 @@
 package apiconv
 
 import (
-	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/hashicorp/nomad/api"
 )
 
@@ -27,7 +27,7 @@ type NodeContext struct {
 // Resources the CLI still reads), nothing reserved, every
 // driver detected and healthy, and empty host volume, network and CSI
 // maps.
-func NodeToAPI(n structs.NodeRecord, c NodeContext) *api.Node {
+func NodeToAPI(n records.Node, c NodeContext) *api.Node {
 	return &api.Node{
 		ID: n.ID, Datacenter: n.Datacenter, Name: n.Name, HTTPAddr: c.HTTPAddr,
 		Attributes: nodeAttributes(n, c),
@@ -44,7 +44,7 @@ func NodeToAPI(n structs.NodeRecord, c NodeContext) *api.Node {
 		Meta:                  map[string]string{},
 		NodeClass:             n.NodeClass,
 		NodePool:              n.NodePool,
-		SchedulingEligibility: structs.NodeEligible,
+		SchedulingEligibility: records.NodeEligible,
 		Status:                n.Status,
 		Events:                []*api.NodeEvent{},
 		Drivers:               drivers(n),
@@ -58,7 +58,7 @@ func NodeToAPI(n structs.NodeRecord, c NodeContext) *api.Node {
 }
 
 // NodeStubToAPI converts a node record to the stub GET /v1/nodes lists.
-func NodeStubToAPI(n structs.NodeRecord, c NodeContext) *api.NodeListStub {
+func NodeStubToAPI(n records.Node, c NodeContext) *api.NodeListStub {
 	full := NodeToAPI(n, c)
 	return &api.NodeListStub{
 		Address: c.HTTPAddr, ID: full.ID, Datacenter: full.Datacenter, Name: full.Name,
@@ -68,7 +68,7 @@ func NodeStubToAPI(n structs.NodeRecord, c NodeContext) *api.NodeListStub {
 	}
 }
 
-func nodeAttributes(n structs.NodeRecord, c NodeContext) map[string]string {
+func nodeAttributes(n records.Node, c NodeContext) map[string]string {
 	out := map[string]string{"nomad.version": c.Version, "unique.hostname": n.Name}
 	for _, d := range n.Drivers {
 		out["driver."+d] = "1"
@@ -76,7 +76,7 @@ func nodeAttributes(n structs.NodeRecord, c NodeContext) map[string]string {
 	return out
 }
 
-func drivers(n structs.NodeRecord) map[string]*api.DriverInfo {
+func drivers(n records.Node) map[string]*api.DriverInfo {
 	out := map[string]*api.DriverInfo{}
 	for _, d := range n.Drivers {
 		out[d] = &api.DriverInfo{

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/agent"
+	"github.com/allocsim/allocsim/impl/agent/records"
 	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/impl/drivers/mock"
 	"github.com/allocsim/allocsim/impl/drivers/rawexec"
@@ -25,7 +26,6 @@ import (
 	"github.com/allocsim/allocsim/impl/reference"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/model/schedule"
-	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/sim/apiserver"
@@ -96,7 +96,7 @@ type Config struct {
 	// nil means UTC. `conform agent` passes time.Local.
 	LocalZone *time.Location
 	// NodeName is the node's name (Nomad's default: the host name);
-	// empty means structs.DefaultNodeName of its ID.
+	// empty means records.DefaultNodeName of its ID.
 	NodeName string
 	// Path is the PATH of raw_exec tasks; empty means rawexec.DefaultPath.
 	Path string
@@ -184,7 +184,7 @@ func (a *Agent) start(undo *[]func()) error {
 	a.rawDrv = rawexec.New(rawexec.Config{Clock: cfg.Clock, Path: cfg.Path, Env: cfg.Env})
 	*undo = append(*undo, a.mockDrv.Close, a.rawDrv.Close)
 	// What `nomad node status` shows of the node.
-	if err := a.srv.DescribeNode(a.nodeID, structs.NodeRecord{Name: cfg.NodeName, Datacenter: Datacenter,
+	if err := a.srv.DescribeNode(a.nodeID, records.Node{Name: cfg.NodeName, Datacenter: Datacenter,
 		NodePool: NodePool, Drivers: a.Drivers()}); err != nil {
 		return fmt.Errorf("describing the node: %w", err)
 	}

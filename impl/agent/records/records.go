@@ -1,9 +1,6 @@
-package structs
+package records
 
-// What a server records about jobs, evaluations, allocs and nodes beyond
-// the domain data of SPEC §1: the fields Nomad's HTTP API serves and the
-// official CLI prints (project issue 14). SPEC is silent on all of it;
-// SPEC-NOTES.md "Nomad API coverage (issue 14)" records the decisions.
+import "github.com/allocsim/allocsim/model/structs"
 
 // Job statuses (Nomad's Job.Status), as JobStatus derives them.
 const (
@@ -27,7 +24,7 @@ const (
 // domain job has no priority (Nomad's default is 50).
 const DefaultJobPriority = 50
 
-// Node defaults: a node registered without a description (NodeRecord).
+// Node defaults: a node registered without a description (Node).
 const (
 	NodeEligible                = "eligible"
 	DefaultNodeDatacenter       = "dc1"
@@ -47,18 +44,18 @@ type JobStamp struct {
 	JobModifyIndex uint64 `json:"JobModifyIndex"`
 }
 
-// JobRecord is a registered job as the server holds it: the job, the
+// Job is a registered job as the server holds it: the job, the
 // stamp of its current version, whether it is stopped, and the index of
 // the last change to the record.
-type JobRecord struct {
-	Job *Job `json:"Job"`
+type Job struct {
+	Job *structs.Job `json:"Job"`
 	JobStamp
 	Stop        bool   `json:"Stop"`
 	ModifyIndex uint64 `json:"ModifyIndex"`
 }
 
 // Copy deep-copies the record.
-func (r *JobRecord) Copy() *JobRecord {
+func (r *Job) Copy() *Job {
 	if r == nil {
 		return nil
 	}
@@ -73,7 +70,7 @@ func (r *JobRecord) Copy() *JobRecord {
 // client-terminal is running; else a stopped job is dead; else a job with
 // no alloc is pending (nothing placed yet, e.g. a group count of 0); else
 // (every alloc terminal) dead.
-func JobStatus(rec *JobRecord, allocs []*Allocation) string {
+func JobStatus(rec *Job, allocs []*structs.Allocation) string {
 	if rec == nil || rec.Job == nil {
 		return JobStatusPending
 	}
@@ -105,7 +102,7 @@ type TaskGroupCounts struct {
 // SummarizeAllocs counts allocs per task group of job (every group of the
 // job appears, zero if it has no alloc; allocs of groups the job no longer
 // has are counted under their group too).
-func SummarizeAllocs(job *Job, allocs []*Allocation) map[string]TaskGroupCounts {
+func SummarizeAllocs(job *structs.Job, allocs []*structs.Allocation) map[string]TaskGroupCounts {
 	out := map[string]TaskGroupCounts{}
 	if job != nil {
 		for _, tg := range job.TaskGroups {
@@ -120,15 +117,15 @@ func SummarizeAllocs(job *Job, allocs []*Allocation) map[string]TaskGroupCounts 
 		}
 		c := out[a.TaskGroup]
 		switch a.ClientStatus {
-		case AllocClientStatusPending:
+		case structs.AllocClientStatusPending:
 			c.Starting++
-		case AllocClientStatusRunning:
+		case structs.AllocClientStatusRunning:
 			c.Running++
-		case AllocClientStatusComplete:
+		case structs.AllocClientStatusComplete:
 			c.Complete++
-		case AllocClientStatusFailed:
+		case structs.AllocClientStatusFailed:
 			c.Failed++
-		case AllocClientStatusLost:
+		case structs.AllocClientStatusLost:
 			c.Lost++
 		default:
 			c.Unknown++
@@ -138,10 +135,10 @@ func SummarizeAllocs(job *Job, allocs []*Allocation) map[string]TaskGroupCounts 
 	return out
 }
 
-// EvalRecord is an evaluation as the server records it. The simulated
+// Eval is an evaluation as the server records it. The simulated
 // server schedules synchronously, so every evaluation is EvalStatusComplete
 // when it is created (CreateIndex = ModifyIndex, CreateTime = ModifyTime).
-type EvalRecord struct {
+type Eval struct {
 	ID             string `json:"ID"`
 	Namespace      string `json:"Namespace"`
 	Priority       int    `json:"Priority"`
@@ -157,17 +154,17 @@ type EvalRecord struct {
 	ModifyTime     int64  `json:"ModifyTime"`
 }
 
-// AllocRecord is what the server knows about an alloc beyond the alloc
+// Alloc is what the server knows about an alloc beyond the alloc
 // itself: the evaluation that placed it ("" for an alloc placed without
 // one, e.g. by a simulator's own scenario) and the stamp of the job
 // version it runs.
-type AllocRecord struct {
+type Alloc struct {
 	EvalID string   `json:"EvalID"`
 	Job    JobStamp `json:"Job"`
 }
 
-// NodeRecord is a node as the server knows it.
-type NodeRecord struct {
+// Node is a node as the server knows it.
+type Node struct {
 	ID         string `json:"ID"`
 	Name       string `json:"Name"`
 	Datacenter string `json:"Datacenter"`
