@@ -125,3 +125,21 @@ conform:
 ## rendered from, reports/conformance.json) regenerated from its results.
 report: conform
 	$(GO) test -count=1 ./cmd/conform/internal/runners -run '^TestConformanceReport$$' -conformance.update=$(CURDIR)/reports/latest/report.json
+
+## mutation: mutation testing of the reference runner judged by the
+## conformance suite alone (internal/mutation; not part of make test or
+## CI): MUTATION_SAMPLE mutants (default 300; 0 for all of them) drawn with
+## MUTATION_SEED from impl/allocrunner, taskrunner, client, hookstats and
+## hookres, each built with go test -overlay and run through the suite's
+## TestReferenceConforms and TestMinimalConformsToClientCommunication at
+## MUTATION_CHECKS scenarios per property (0: the suite's default), into
+## reports/mutation.md. About an hour for 300 on 2 cores. Verdicts are kept
+## in reports/latest/mutation.json as they come: an interrupted run goes on
+## with MUTATION_FLAGS='-resume reports/latest/mutation.json'.
+MUTATION_SAMPLE ?= 300
+MUTATION_SEED   ?= 1
+MUTATION_CHECKS ?= 0
+MUTATION_FLAGS  ?=
+.PHONY: mutation
+mutation:
+	$(GO) run ./internal/mutation -sample $(MUTATION_SAMPLE) -seed $(MUTATION_SEED) -checks $(MUTATION_CHECKS) -report reports/mutation.md $(MUTATION_FLAGS)
