@@ -29,7 +29,7 @@ type CheckBudget struct {
 // property takes (the largest of 40 checks of every property with the
 // reference took 15,780 settled instants, and 1,639 trace records) and
 // far below what makes a machine swap (a run that grew to 3.5 GB).
-var DefaultCheckBudget = CheckBudget{Steps: 1_000_000, Records: 1_000_000, Real: 2 * time.Minute}
+var DefaultCheckBudget = CheckBudget{Steps: 200_000, Records: 200_000, Real: 2 * time.Minute}
 
 // BudgetRule names the verdict of a check stopped at its budget.
 const BudgetRule = "BUDGET"
