@@ -197,11 +197,11 @@ func (a *AllocDir) Destroy() error {
 	for _, e := range entries {
 		p := filepath.Join(a.dir, e.Name())
 		if err := a.store.removeAll(p); err != nil {
-			errs = append(errs, fmt.Errorf(msgDestroyFailed, p, err))
+			errs = append(errs, fmt.Errorf("failed to remove %s: %w", p, err))
 		}
 	}
 	if err := a.store.removeAll(a.dir); err != nil {
-		errs = append(errs, fmt.Errorf(msgDestroyFailed, a.dir, err))
+		errs = append(errs, fmt.Errorf("failed to remove %s: %w", a.dir, err))
 	}
 	return errors.Join(errs...)
 }
@@ -216,10 +216,10 @@ func (a *AllocDir) Move(other interfaces.AllocDir, tasks []string) error {
 		return fmt.Errorf(MsgMoveNotBuilt, a.dir)
 	}
 	if other == nil {
-		return fmt.Errorf(MsgMoveData, errors.New(msgNoOther))
+		return fmt.Errorf(MsgMoveData, errors.New("no alloc dir to move from"))
 	}
 	if o, ok := other.(*AllocDir); ok && o.store != a.store {
-		return fmt.Errorf(MsgMoveData, fmt.Errorf(msgOtherStorage, o.dir))
+		return fmt.Errorf(MsgMoveData, fmt.Errorf("other alloc dir %s is on another storage", o.dir))
 	}
 	otherData := filepath.Join(other.ShareDirPath(), DataDirName)
 	if _, err := a.store.stat(otherData); err == nil {

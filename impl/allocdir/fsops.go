@@ -57,6 +57,12 @@ func fileInfo(name string, info fs.FileInfo) *interfaces.AllocFileInfo {
 	}
 }
 
+// Content types of Stat (ADIR-5).
+const (
+	ContentTypeOctetStream = "application/octet-stream"
+	ContentTypeJSON        = "application/json"
+)
+
 // contentType is ADIR-5's rule, in this order: directories, the .json
 // suffix (of the path as given), then the first 512 bytes; unreadable or
 // empty files are application/octet-stream.

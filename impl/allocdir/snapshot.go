@@ -9,10 +9,22 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"time"
 )
 
-// errorLogMode is the mode of the ERROR.log entry (ADIR-5).
-const errorLogMode = 0o666
+// The ERROR.log entry a failed Snapshot appends (ADIR-5): its content
+// MsgSnapshotErrorLog, its name SnapshotErrorLogName (%s is the alloc ID),
+// its mode and its times.
+const (
+	MsgSnapshotErrorLog  = "Error snapshotting: %v"
+	SnapshotErrorLogName = "NOMAD-%s-ERROR.log"
+	errorLogMode         = 0o666
+)
+
+// SnapshotErrorTime is the access, change and modification time of the
+// ERROR.log entry: Go's time.Date(2000, 0, 0, ...), 1999-11-30T00:00:00Z
+// (ADIR-5).
+var SnapshotErrorTime = time.Date(2000, 0, 0, 0, 0, 0, 0, time.UTC)
 
 // Snapshot implements interfaces.AllocDir (ADIR-5): a tar of alloc/data, then each
 // registered task's local dir in task name order, each walked lexically

@@ -58,7 +58,7 @@ func NewTaskDirLayout(allocDir, task string, makeDir func(path string, mode fs.F
 		}
 		for _, d := range dirs {
 			if err := makeDir(d.path, d.mode); err != nil {
-				return fmt.Errorf(msgTaskBuildFailed, d.path, err)
+				return fmt.Errorf("failed to make task directory %s: %w", d.path, err)
 			}
 		}
 		return nil

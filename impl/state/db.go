@@ -84,7 +84,7 @@ func (d *DB) PutRaw(allocID, taskName, key string, value []byte) error {
 	path := entryPath(allocID, taskName, key)
 	err := checkIDs(allocID, "", false)
 	if err == nil && key == "" {
-		err = fmt.Errorf("%w: %s", ErrInvalidArgument, msgEmptyKey)
+		err = fmt.Errorf("%w: key is empty", ErrInvalidArgument)
 	}
 	if err != nil {
 		return fmt.Errorf("put raw %s: %w", path, err)
@@ -98,7 +98,7 @@ func (d *DB) PutRaw(allocID, taskName, key string, value []byte) error {
 // PutAllocation implements StateDB.
 func (d *DB) PutAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
-		return fmt.Errorf("put alloc: %w: %s", ErrInvalidArgument, msgNilAlloc)
+		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
 	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encode(alloc, false) })
 }
@@ -112,7 +112,7 @@ func (d *DB) PutAllocation(alloc *structs.Allocation) error {
 // not change uses it (STATE-2).
 func (d *DB) PutUnchangedAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
-		return fmt.Errorf("put alloc: %w: %s", ErrInvalidArgument, msgNilAlloc)
+		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
 	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encode(alloc, true) })
 }
@@ -124,7 +124,7 @@ func (d *DB) PutUnchangedAllocation(alloc *structs.Allocation) error {
 // built afresh uses it (STATE-2).
 func (d *DB) PutFrozenAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
-		return fmt.Errorf("put alloc: %w: %s", ErrInvalidArgument, msgNilAlloc)
+		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
 	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encodeFrozen(alloc) })
 }
@@ -324,9 +324,9 @@ func decode[T any](path string, val []byte) (*T, error) {
 func checkIDs(allocID, task string, needTask bool) error {
 	switch {
 	case allocID == "":
-		return fmt.Errorf("%w: %s", ErrInvalidArgument, msgEmptyAllocID)
+		return fmt.Errorf("%w: alloc ID is empty", ErrInvalidArgument)
 	case needTask && task == "":
-		return fmt.Errorf("%w: %s", ErrInvalidArgument, msgEmptyTaskName)
+		return fmt.Errorf("%w: task name is empty", ErrInvalidArgument)
 	}
 	return nil
 }

@@ -26,6 +26,13 @@ func (e Event) TaskEvent(at time.Time) *structs.TaskEvent {
 	return ev
 }
 
+// HookName is the task hook that owns the pause gate (AR-5); it prefixes
+// the Task hook failed message of PAUSE-9.
+const HookName = "pause"
+
+// MsgNoFutureStart is the Task hook message of SCHED-9, verbatim.
+const MsgNoFutureStart = "Schedule has no future start time; task will remain paused"
+
 // Events of the machine.
 var (
 	eventPausingSchedule = Event{Type: structs.TaskPausing, DisplayMessage: structs.DisplayPausingSchedule}
@@ -50,9 +57,9 @@ func transitionEvent(s structs.TaskScheduleState) Event {
 	}
 }
 
-// hookFailedEvent is PAUSE-9's event.
+// hookFailedEvent is PAUSE-9's event, Message `pause: <err>`.
 func hookFailedEvent(err error) Event {
-	msg := hookFailedMessage(err)
+	msg := HookName + ": " + err.Error()
 	return Event{Type: structs.TaskHookFailed, DisplayMessage: msg, Message: msg}
 }
 

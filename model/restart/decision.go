@@ -35,6 +35,20 @@ type Decision struct {
 	ConsumesAttempt bool
 }
 
+// Reasons of SPEC AR-7, verbatim. They become a Restarting or Not
+// Restarting event's RestartReason.
+const (
+	ReasonNoRestartsAllowed     = "Policy allows no restarts"
+	ReasonUnrecoverableError    = "Error was unrecoverable"
+	ReasonWithinPolicy          = structs.ReasonWithinPolicy // "Restart within policy"
+	ReasonDelay                 = "Exceeded allowed attempts, applying a delay"
+	ReasonSuccessfulTermination = "Restart unnecessary as task terminated successfully"
+
+	// ReasonExceededFailFormat is AR-7's fail-mode reason; format it with
+	// FailReason.
+	ReasonExceededFailFormat = `Exceeded allowed attempts %d in interval %v and mode is "fail"`
+)
+
 // FailsTask reports whether the decision fails the task (Not Restarting).
 func (d Decision) FailsTask() bool { return d.State == NotRestarting }
 

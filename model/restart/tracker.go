@@ -182,6 +182,10 @@ func (t *Tracker) GetState(now time.Time, draw func() float64) Decision {
 	return Decision{State: Restarting, Delay: t.jitteredDelay(draw), Reason: ReasonWithinPolicy, ConsumesAttempt: true}
 }
 
+// JitterFraction is the share of the policy Delay that the random part of a
+// within-policy restart delay can add (AR-7 (8)).
+const JitterFraction = 0.25
+
 // jitteredDelay is Delay + uniform[0,Delay) * 0.25, with a zero Delay
 // read as 1 ns (AR-7 (8)).
 func (t *Tracker) jitteredDelay(draw func() float64) time.Duration {

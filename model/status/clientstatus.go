@@ -4,6 +4,14 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 )
 
+// ClientDescription values of SPEC AR-8, verbatim.
+const (
+	DescriptionFailed   = "Failed tasks"
+	DescriptionRunning  = "Tasks are running"
+	DescriptionPending  = "No tasks have started"
+	DescriptionComplete = "All tasks have completed"
+)
+
 // ClientStatus computes an alloc's ClientStatus and ClientDescription from
 // its task states (AR-8), in this precedence: any dead and failed task ->
 // failed; else any running -> running; else any pending -> pending; else

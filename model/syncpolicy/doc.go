@@ -26,5 +26,5 @@
 //     Tick.
 //
 // The server side (SYNC-4) is ValidateUpdateAlloc, whose messages are the
-// constants of messages.go, and the CommitWindow batching constant.
+// Msg constants beside it, and the CommitWindow batching constant.
 package syncpolicy

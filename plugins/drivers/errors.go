@@ -6,15 +6,15 @@ import "errors"
 // errors.Is.
 var (
 	// ErrTaskNotFound: the driver does not know the task ID.
-	ErrTaskNotFound = errors.New(msgTaskNotFound)
+	ErrTaskNotFound = errors.New("task not found")
 	// ErrTaskRunning: DestroyTask without force on a task still running.
-	ErrTaskRunning = errors.New(msgTaskRunning)
+	ErrTaskRunning = errors.New("task is still running")
 	// ErrTaskExists: StartTask of an ID whose task is still running.
-	ErrTaskExists = errors.New(msgTaskExists)
+	ErrTaskExists = errors.New("task already started")
 	// ErrTaskExited: SignalTask to a task that has exited.
-	ErrTaskExited = errors.New(msgTaskExited)
+	ErrTaskExited = errors.New("task has exited")
 	// ErrDriverNotFound: a DriverManager has no driver of that name.
-	ErrDriverNotFound = errors.New(msgDriverNotFound)
+	ErrDriverNotFound = errors.New("driver not found")
 )
 
 // RecoverableError marks a start error as recoverable or not (SPEC AR-7

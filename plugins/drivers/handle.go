@@ -39,7 +39,7 @@ func (h *TaskHandle) Copy() *TaskHandle {
 func EncodeHandle(driver string, version int, taskID string, state any) (*TaskHandle, error) {
 	data, err := json.Marshal(state)
 	if err != nil {
-		return nil, fmt.Errorf(fmtEncodeState, err)
+		return nil, fmt.Errorf("encode driver state: %w", err)
 	}
 	return &TaskHandle{Version: version, Driver: driver, TaskID: taskID, DriverState: data}, nil
 }
@@ -49,13 +49,13 @@ func EncodeHandle(driver string, version int, taskID string, state any) (*TaskHa
 // is the driver's job.
 func DecodeHandle(h *TaskHandle, driver string, version int, state any) error {
 	if h.Driver != driver {
-		return fmt.Errorf(fmtWrongDriver, h.Driver, driver)
+		return fmt.Errorf("handle of driver %q, want %q", h.Driver, driver)
 	}
 	if h.Version != version {
-		return fmt.Errorf(fmtBadVersion, h.Version, version)
+		return fmt.Errorf("unsupported handle version %d, want %d", h.Version, version)
 	}
 	if err := json.Unmarshal(h.DriverState, state); err != nil {
-		return fmt.Errorf(fmtDecodeState, err)
+		return fmt.Errorf("decode driver state: %w", err)
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func (r *Registry) Dispense(name string) (Driver, error) {
 	defer r.mu.RUnlock()
 	d, ok := r.drivers[name]
 	if !ok {
-		return nil, fmt.Errorf(fmtDispense, name, ErrDriverNotFound)
+		return nil, fmt.Errorf("dispense driver %q: %w", name, ErrDriverNotFound)
 	}
 	return d, nil
 }

@@ -35,7 +35,7 @@ func ParseSignal(name string) (string, int, error) {
 	}
 	n, ok := signalNumbers[canon]
 	if !ok {
-		return "", 0, fmt.Errorf(fmtUnknownSignal, name)
+		return "", 0, fmt.Errorf("unknown signal %q", name)
 	}
 	return canon, n, nil
 }

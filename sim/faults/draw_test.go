@@ -151,7 +151,7 @@ func TestInjectorPoints(t *testing.T) {
 	}
 	must.MapLen(t, 10, byClass)
 	must.Eq(t, Fired{Class: StateDBWriteFailure, Key: "put a1/task-web/task_state", Alloc: "a1", Task: "web",
-		Detail: "error=" + MsgStateDBWriteFailure}, byClass[StateDBWriteFailure])
+		Detail: "error=simulated state DB write failure"}, byClass[StateDBWriteFailure])
 	must.EqOp(t, "a1", byClass[DriverStopHang].Alloc)
 	must.EqOp(t, "web", byClass[DriverStopHang].Task)
 	must.EqOp(t, "", byClass[RPCFailure].Alloc)

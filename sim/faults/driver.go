@@ -40,7 +40,7 @@ func (d driverFaults) StartTask(cfg *drivers.TaskConfig) mock.StartFault {
 // RecoverTask fails with ErrDriverRecover (driver_recover_failure).
 func (d driverFaults) RecoverTask(h *drivers.TaskHandle) error {
 	if _, _, ok := d.in.hit(DriverRecoverFailure, h.TaskID); ok {
-		d.in.fire(DriverRecoverFailure, h.TaskID, "error="+MsgDriverRecoverFailure)
+		d.in.fire(DriverRecoverFailure, h.TaskID, "error="+ErrDriverRecover.Error())
 		return ErrDriverRecover
 	}
 	return nil

@@ -98,30 +98,30 @@ func parseDuration(v string) (time.Duration, error) {
 func ParseFault(s string) (Fault, error) {
 	fields := strings.Fields(s)
 	if len(fields) == 0 {
-		return Fault{}, fmt.Errorf(fmtUnknownClass, "")
+		return Fault{}, fmt.Errorf("unknown fault class %q", "")
 	}
 	f := Fault{Class: Class(fields[0])}
 	if !f.Class.Known() {
-		return Fault{}, fmt.Errorf(fmtUnknownClass, fields[0])
+		return Fault{}, fmt.Errorf("unknown fault class %q", fields[0])
 	}
 	params := f.Class.params()
 	seen := map[string]bool{}
 	for _, tok := range fields[1:] {
 		k, v, ok := strings.Cut(tok, "=")
 		if !ok {
-			return Fault{}, fmt.Errorf(fmtBadToken, f.Class, tok)
+			return Fault{}, fmt.Errorf("fault %s: %q is not key=value", f.Class, tok)
 		}
 		if !slices.Contains(params, k) {
-			return Fault{}, fmt.Errorf(fmtUnknownParam, f.Class, k)
+			return Fault{}, fmt.Errorf("fault %s: unknown parameter %q", f.Class, k)
 		}
 		if err := f.set(k, v); err != nil {
-			return Fault{}, fmt.Errorf(fmtBadParam, f.Class, k, v, err)
+			return Fault{}, fmt.Errorf("fault %s: bad %s=%q: %w", f.Class, k, v, err)
 		}
 		seen[k] = true
 	}
 	for _, p := range classes[f.Class].required {
 		if !seen[p] {
-			return Fault{}, fmt.Errorf(fmtMissingParam, f.Class, p)
+			return Fault{}, fmt.Errorf("fault %s: missing %s", f.Class, p)
 		}
 	}
 	return f, nil

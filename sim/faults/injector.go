@@ -16,11 +16,11 @@ import (
 // The errors injected faults return; errors.Is finds them through the
 // wrapping of the component that returned them.
 var (
-	ErrDriverStart   = errors.New(MsgDriverStartFailure)
-	ErrDriverRecover = errors.New(MsgDriverRecoverFailure)
-	ErrStateDBWrite  = errors.New(MsgStateDBWriteFailure)
-	ErrRPC           = errors.New(MsgRPCFailure)
-	ErrCSIMount      = errors.New(MsgCSIMountFailure)
+	ErrDriverStart   = errors.New("simulated driver start failure")
+	ErrDriverRecover = errors.New("simulated driver recover failure")
+	ErrStateDBWrite  = errors.New("simulated state DB write failure")
+	ErrRPC           = errors.New("simulated rpc failure")
+	ErrCSIMount      = errors.New("simulated CSI mount failure")
 )
 
 // Fired is one per-call fault that fired, for the trace.
@@ -136,7 +136,7 @@ func (in *Injector) StateDBWrite(w state.Write) error {
 	}
 	key := w.String()
 	if _, _, ok := in.hit(StateDBWriteFailure, key); ok {
-		in.fireAt(Fired{Class: StateDBWriteFailure, Key: key, Alloc: w.AllocID, Task: w.Task, Detail: "error=" + MsgStateDBWriteFailure})
+		in.fireAt(Fired{Class: StateDBWriteFailure, Key: key, Alloc: w.AllocID, Task: w.Task, Detail: "error=" + ErrStateDBWrite.Error()})
 		return ErrStateDBWrite
 	}
 	return nil
@@ -167,7 +167,7 @@ func (in *Injector) CSIMount(allocID, alias string) (time.Duration, error) {
 		in.fire(CSIMountLatency, key, "latency="+latency.String())
 	}
 	if _, _, ok := in.hit(CSIMountFailure, key); ok {
-		in.fire(CSIMountFailure, key, "error="+MsgCSIMountFailure)
+		in.fire(CSIMountFailure, key, "error="+ErrCSIMount.Error())
 		return latency, ErrCSIMount
 	}
 	return latency, nil

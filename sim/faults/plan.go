@@ -36,7 +36,7 @@ func ParsePlan(s string) (Plan, error) {
 		}
 		f, err := ParseFault(l)
 		if err != nil {
-			return nil, fmt.Errorf(fmtBadLine, i+1, err)
+			return nil, fmt.Errorf("fault plan line %d: %w", i+1, err)
 		}
 		p = append(p, f)
 	}
@@ -96,7 +96,7 @@ func (p Plan) Validate(s Shape) error {
 	for _, f := range p {
 		switch {
 		case !f.Class.Known():
-			errs = append(errs, fmt.Sprintf(fmtUnknownClass, f.Class))
+			errs = append(errs, fmt.Sprintf("unknown fault class %q", f.Class))
 		case !f.Class.Timed() && seen[f.Class]:
 			errs = append(errs, fmt.Sprintf("fault %s listed twice", f.Class))
 		case !f.Class.Applies(s):

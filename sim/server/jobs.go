@@ -64,7 +64,7 @@ func (s *Server) RegisterJobEval(job *structs.Job, newEvalID func() string) (Reg
 	defer s.mu.Unlock()
 	n := s.placementNode()
 	if n == nil {
-		return Registration{}, fmt.Errorf(fmtNoNode, job.ID)
+		return Registration{}, fmt.Errorf("no node to place job %q on", job.ID)
 	}
 	return s.registerOn(job, n, newEvalID), nil
 }
@@ -179,7 +179,7 @@ func (s *Server) StopJob(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.jobs[id]; !ok {
-		return fmt.Errorf(fmtJobNotFound, id)
+		return fmt.Errorf("job %q not found", id)
 	}
 	idx := s.bump(s.jobNodes(id)...)
 	stopped := s.stopAllocs(id, idx)

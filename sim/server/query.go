@@ -49,7 +49,7 @@ func (s *Server) GetClientAllocs(ctx context.Context, args *structs.NodeClientAl
 		case <-changed:
 		case <-timeout:
 		case <-ctx.Done():
-			return errors.New(MsgCallAbandoned)
+			return errors.New("rpc call abandoned by the caller")
 		}
 	}
 }

@@ -104,7 +104,7 @@ func (s *Server) RegisterNode(id, status string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.nodes[id]; ok {
-		return fmt.Errorf(fmtNodeExists, id)
+		return fmt.Errorf("node %s already registered", id)
 	}
 	s.nodes[id] = &node{id: id, status: status, desc: records.Node{
 		Name: records.DefaultNodeName(id), Datacenter: records.DefaultNodeDatacenter,
@@ -141,7 +141,7 @@ func (s *Server) Connect(nodeID string, conn NodeConn) {
 // the server's data (GetClientAllocs): callers copy it, as the transport
 // does, before changing anything.
 func (s *Server) Call(ctx context.Context, method string, args, reply any) error {
-	bad := fmt.Errorf(fmtBadArgs, method, args, reply)
+	bad := fmt.Errorf("rpc %s: args of type %T, reply of type %T", method, args, reply)
 	switch method {
 	case structs.RPCNodeUpdateAlloc:
 		a, ok1 := args.(*structs.AllocUpdateRequest)
@@ -186,7 +186,7 @@ func (s *Server) Call(ctx context.Context, method string, args, reply any) error
 		}
 		return s.Restart(a, r)
 	}
-	return fmt.Errorf(fmtUnknownMethod, method)
+	return fmt.Errorf("rpc: can't find method %s", method)
 }
 
 // bump starts a new log index for a change to nodeIDs' allocs and wakes

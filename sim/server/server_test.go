@@ -200,7 +200,7 @@ func TestAbandonedUpdateStillCommits(t *testing.T) {
 		}()
 		synctest.Wait()
 		cancel()
-		must.EqError(t, <-errc, MsgCallAbandoned)
+		must.EqError(t, <-errc, "rpc call abandoned by the caller")
 		clk.Add(syncpolicy.CommitWindow)
 		synctest.Wait()
 		must.SliceLen(t, 1, s.History(allocs[0].ID))
@@ -250,7 +250,7 @@ func TestGetClientAllocsBlocks(t *testing.T) {
 		errc = pull(ctx, idx)
 		synctest.Wait()
 		cancel()
-		must.EqError(t, <-errc, MsgCallAbandoned)
+		must.EqError(t, <-errc, "rpc call abandoned by the caller")
 
 		must.EqError(t, s.GetClientAllocs(context.Background(), &structs.NodeClientAllocsRequest{}, &reply), "missing node ID")
 		must.EqError(t, s.GetClientAllocs(context.Background(), &structs.NodeClientAllocsRequest{NodeID: "x"}, &reply), "node x not found")

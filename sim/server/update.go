@@ -90,7 +90,7 @@ func (s *Server) UpdateAlloc(ctx context.Context, args *structs.AllocUpdateReque
 		reply.Index = p.index
 		return nil
 	case <-ctx.Done():
-		return errors.New(MsgCallAbandoned)
+		return errors.New("rpc call abandoned by the caller")
 	}
 }
 

@@ -33,7 +33,7 @@ func (f *fakeServer) Call(ctx context.Context, method string, args, reply any) e
 	switch method {
 	case structs.RPCNodeGetClientAllocs:
 		<-ctx.Done()
-		return errors.New(server.MsgCallAbandoned)
+		return errors.New("rpc call abandoned by the caller")
 	case structs.RPCNodeUpdateAlloc:
 		req := args.(*structs.AllocUpdateRequest)
 		req.Alloc[0].ClientStatus = "mutated by the server"

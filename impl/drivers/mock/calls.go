@@ -17,7 +17,7 @@ func (d *Driver) WaitTask(ctx context.Context, taskID string) (<-chan *drivers.E
 	defer d.mu.Unlock()
 	t, err := d.tasks.Lookup(taskID)
 	if err != nil {
-		err = fmt.Errorf(fmtWait, taskID, err)
+		err = fmt.Errorf("wait task %q: %w", taskID, err)
 		d.trace.Emit(OpWait, taskID, errDetail("", err))
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) e
 		err = fault.Err
 	}
 	if err != nil {
-		err = fmt.Errorf(fmtStop, taskID, err)
+		err = fmt.Errorf("stop task %q: %w", taskID, err)
 		d.trace.Emit(OpStop, taskID, errDetail(detail, err))
 		d.mu.Unlock()
 		return err
@@ -72,7 +72,7 @@ func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) e
 	d.mu.Unlock()
 
 	if err := d.tasks.Await(done); err != nil {
-		return fmt.Errorf(fmtStop, taskID, err)
+		return fmt.Errorf("stop task %q: %w", taskID, err)
 	}
 	return nil
 }
@@ -94,7 +94,7 @@ func (d *Driver) SignalTask(taskID, signal string) error {
 		err = drivers.ErrTaskExited
 	}
 	if err != nil {
-		err = fmt.Errorf(fmtSignal, taskID, err)
+		err = fmt.Errorf("signal task %q: %w", taskID, err)
 		d.trace.Emit(OpSignal, taskID, errDetail(detail, err))
 		return err
 	}
@@ -127,7 +127,7 @@ func (d *Driver) DestroyTask(taskID string, force bool) error {
 		err = drivers.ErrTaskRunning
 	}
 	if err != nil {
-		err = fmt.Errorf(fmtDestroy, taskID, err)
+		err = fmt.Errorf("destroy task %q: %w", taskID, err)
 		d.trace.Emit(OpDestroy, taskID, errDetail(detail, err))
 		return err
 	}

@@ -24,7 +24,7 @@ func durationValue(v any) (time.Duration, error) {
 		if err != nil {
 			ns, nerr := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 			if nerr != nil {
-				return 0, fmt.Errorf(fmtBadDuration, v)
+				return 0, fmt.Errorf("invalid duration %q", v)
 			}
 			parsed = time.Duration(ns)
 		}
@@ -34,12 +34,12 @@ func durationValue(v any) (time.Duration, error) {
 	default:
 		ns, err := intValue(v)
 		if err != nil {
-			return 0, fmt.Errorf(fmtWantDuration, v)
+			return 0, fmt.Errorf("want a duration string or integer nanoseconds, got %T", v)
 		}
 		d = time.Duration(ns)
 	}
 	if d < 0 {
-		return 0, fmt.Errorf(fmtNegDuration, d)
+		return 0, fmt.Errorf("negative duration %s", d)
 	}
 	return d, nil
 }
@@ -76,30 +76,30 @@ func intValue(v any) (int64, error) {
 		}
 		f, err := v.Float64()
 		if err != nil {
-			return 0, fmt.Errorf(fmtBadInteger, v.String())
+			return 0, fmt.Errorf("invalid integer %q", v.String())
 		}
 		return floatValue(f)
 	case string:
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf(fmtBadInteger, v)
+			return 0, fmt.Errorf("invalid integer %q", v)
 		}
 		return n, nil
 	default:
-		return 0, fmt.Errorf(fmtWantInteger, v)
+		return 0, fmt.Errorf("want an integer, got %T", v)
 	}
 }
 
 func uintValue(u uint64) (int64, error) {
 	if u > math.MaxInt64 {
-		return 0, fmt.Errorf(fmtNotInteger, u)
+		return 0, fmt.Errorf("not an integer: %v", u)
 	}
 	return int64(u), nil
 }
 
 func floatValue(f float64) (int64, error) {
 	if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
-		return 0, fmt.Errorf(fmtNotInteger, f)
+		return 0, fmt.Errorf("not an integer: %v", f)
 	}
 	return int64(f), nil
 }
@@ -111,18 +111,18 @@ func boolValue(v any) (bool, error) {
 	case string:
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {
-			return false, fmt.Errorf(fmtBadBool, v)
+			return false, fmt.Errorf("invalid boolean %q", v)
 		}
 		return b, nil
 	default:
-		return false, fmt.Errorf(fmtWantBool, v)
+		return false, fmt.Errorf("want a boolean, got %T", v)
 	}
 }
 
 func stringValue(v any) (string, error) {
 	s, ok := v.(string)
 	if !ok {
-		return "", fmt.Errorf(fmtWantString, v)
+		return "", fmt.Errorf("want a string, got %T", v)
 	}
 	return s, nil
 }
@@ -140,7 +140,7 @@ func signalValue(v any) (int, error) {
 		return 0, err
 	}
 	if n < 0 {
-		return 0, fmt.Errorf(fmtNegSignal, n)
+		return 0, fmt.Errorf("negative signal %d", n)
 	}
 	return int(n), nil
 }
@@ -163,12 +163,12 @@ func signalListValue(v any) ([]string, error) {
 		for _, e := range v {
 			s, ok := e.(string)
 			if !ok {
-				return nil, fmt.Errorf(fmtWantList, v)
+				return nil, fmt.Errorf("want a list of signal names, got %T", v)
 			}
 			raw = append(raw, s)
 		}
 	default:
-		return nil, fmt.Errorf(fmtWantList, v)
+		return nil, fmt.Errorf("want a list of signal names, got %T", v)
 	}
 	seen := map[string]bool{}
 	var out []string
@@ -178,7 +178,7 @@ func signalListValue(v any) ([]string, error) {
 			return nil, err
 		}
 		if n == drivers.SIGKILL {
-			return nil, errors.New(msgSignalKillListed)
+			return nil, errors.New("SIGKILL cannot be trapped or ignored")
 		}
 		if !seen[canon] {
 			seen[canon] = true

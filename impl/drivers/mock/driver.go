@@ -13,7 +13,7 @@ import (
 
 // ErrClosed is returned by every call on a closed Driver, and by calls
 // that were blocked when it closed.
-var ErrClosed = errors.New(msgClosed)
+var ErrClosed = errors.New("mock driver closed")
 
 // Driver is the mock task driver. Create it with New.
 type Driver struct {

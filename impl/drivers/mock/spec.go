@@ -60,12 +60,12 @@ func decodeSpec(cfg map[string]any) (taskSpec, error) {
 			continue
 		}
 		if err := f.decode(&s, v); err != nil {
-			return taskSpec{}, fmt.Errorf(fmtConfigKey, f.key, err)
+			return taskSpec{}, fmt.Errorf("invalid mock driver config key %q: %w", f.key, err)
 		}
 	}
 	for _, sig := range s.IgnoreSignals {
 		if s.traps(sig) {
-			return taskSpec{}, fmt.Errorf(fmtConfigKey, "ignore_signals", fmt.Errorf(fmtBothLists, sig))
+			return taskSpec{}, fmt.Errorf("invalid mock driver config key %q: %w", "ignore_signals", fmt.Errorf("exit_on_signals and ignore_signals both list %s", sig))
 		}
 	}
 	return s, nil

@@ -17,21 +17,21 @@ import (
 // block and exits by itself at start + run_for (or as the fault plans).
 func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error) {
 	if cfg == nil || cfg.ID == "" {
-		return nil, errors.New(msgNoTaskID)
+		return nil, errors.New("task config has no ID")
 	}
 	id := cfg.ID
 	cfg = cfg.Copy()
 	spec, err := decodeSpec(cfg.Config)
 	if err != nil {
 		d.traceFailure(OpStart, id, err)
-		return nil, fmt.Errorf(fmtStart, id, err)
+		return nil, fmt.Errorf("start task %q: %w", id, err)
 	}
 	var fault StartFault
 	if d.faults != nil {
 		fault = d.faults.StartTask(cfg.Copy())
 	}
 	if err := d.block(spec.StartBlockFor + fault.Delay); err != nil {
-		return nil, fmt.Errorf(fmtStart, id, err)
+		return nil, fmt.Errorf("start task %q: %w", id, err)
 	}
 	startErr := fault.Err
 	if startErr == nil && spec.StartError != "" {
@@ -41,14 +41,14 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.tasks.Closed() {
-		return nil, fmt.Errorf(fmtStart, id, ErrClosed)
+		return nil, fmt.Errorf("start task %q: %w", id, ErrClosed)
 	}
 	if startErr != nil {
 		d.trace.Emit(OpStart, id, errDetail("", startErr))
 		return nil, startErr
 	}
 	if old, ok := d.tasks.Get(id); ok && !old.exit.Exited() {
-		err := fmt.Errorf(fmtStart, id, drivers.ErrTaskExists)
+		err := fmt.Errorf("start task %q: %w", id, drivers.ErrTaskExists)
 		d.trace.Emit(OpStart, id, errDetail("", err))
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 	}
 	h, err := encodeHandle(d.name, st)
 	if err != nil {
-		err = fmt.Errorf(fmtStart, id, err)
+		err = fmt.Errorf("start task %q: %w", id, err)
 		d.trace.Emit(OpStart, id, errDetail("", err))
 		return nil, err
 	}
@@ -78,25 +78,25 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 // or with undecodable or mismatched state is an error.
 func (d *Driver) RecoverTask(h *drivers.TaskHandle) error {
 	if h == nil {
-		return errors.New(msgNilHandle)
+		return errors.New("nil task handle")
 	}
 	id := h.TaskID
 	if d.faults != nil {
 		if err := d.faults.RecoverTask(h.Copy()); err != nil {
 			d.traceFailure(OpRecover, id, err)
-			return fmt.Errorf(fmtRecover, id, err)
+			return fmt.Errorf("recover task %q: %w", id, err)
 		}
 	}
 	st, err := decodeHandle(d.name, h)
 	if err != nil {
 		d.traceFailure(OpRecover, id, err)
-		return fmt.Errorf(fmtRecover, id, err)
+		return fmt.Errorf("recover task %q: %w", id, err)
 	}
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.tasks.Closed() {
-		return fmt.Errorf(fmtRecover, id, ErrClosed)
+		return fmt.Errorf("recover task %q: %w", id, ErrClosed)
 	}
 	if _, ok := d.tasks.Get(id); ok {
 		d.trace.Emit(OpRecover, id, "already_tracked")

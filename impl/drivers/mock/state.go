@@ -72,10 +72,10 @@ func decodeHandle(driver string, h *drivers.TaskHandle) (*driverState, error) {
 		if st.Task != nil {
 			id = st.Task.ID
 		}
-		return nil, fmt.Errorf(fmtStateMismatch, id)
+		return nil, fmt.Errorf("driver state is for task %q", id)
 	}
 	if st.State != stateRunning {
-		return nil, fmt.Errorf(fmtStateNotRun, st.State, stateRunning)
+		return nil, fmt.Errorf("driver state %q, want %q", st.State, stateRunning)
 	}
 	return &st, nil
 }

@@ -17,7 +17,7 @@ func (d *Driver) WaitTask(ctx context.Context, taskID string) (<-chan *drivers.E
 	defer d.mu.Unlock()
 	t, err := d.tasks.Lookup(taskID)
 	if err != nil {
-		return nil, fmt.Errorf(fmtWait, taskID, err)
+		return nil, fmt.Errorf("wait task %q: %w", taskID, err)
 	}
 	d.trace.Emit(OpWait, taskID, "ok")
 	return t.exit.Wait(ctx, &d.mu), nil
@@ -45,7 +45,7 @@ func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) e
 	}
 	if err != nil {
 		d.mu.Unlock()
-		return fmt.Errorf(fmtStop, taskID, err)
+		return fmt.Errorf("stop task %q: %w", taskID, err)
 	}
 	var timer *clock.Timer
 	if t.running() {
@@ -69,7 +69,7 @@ func (d *Driver) StopTask(taskID string, timeout time.Duration, signal string) e
 		defer timer.Stop()
 	}
 	if err := d.tasks.Await(done); err != nil {
-		return fmt.Errorf(fmtStop, taskID, err)
+		return fmt.Errorf("stop task %q: %w", taskID, err)
 	}
 	return nil
 }
@@ -95,7 +95,7 @@ func (d *Driver) SignalTask(taskID, signal string) error {
 		err = drivers.ErrTaskExited // a recovered task found gone
 	}
 	if err != nil {
-		return fmt.Errorf(fmtSignal, taskID, err)
+		return fmt.Errorf("signal task %q: %w", taskID, err)
 	}
 	d.trace.Emit(OpSignal, taskID, "signal="+canon)
 	return nil
@@ -115,14 +115,14 @@ func (d *Driver) DestroyTask(taskID string, force bool) error {
 		err = d.signal(t, "SIGKILL", drivers.SIGKILL)
 	}
 	if err != nil {
-		return fmt.Errorf(fmtDestroy, taskID, err)
+		return fmt.Errorf("destroy task %q: %w", taskID, err)
 	}
 	if t.running() {
 		d.mu.Unlock()
 		_ = d.tasks.Await(t.exit.Done()) // closed or not, checked below
 		d.mu.Lock()
 		if d.tasks.Closed() {
-			return fmt.Errorf(fmtDestroy, taskID, ErrClosed)
+			return fmt.Errorf("destroy task %q: %w", taskID, ErrClosed)
 		}
 	}
 	if cur, ok := d.tasks.Get(taskID); ok && cur == t {
@@ -147,7 +147,7 @@ func (d *Driver) signal(t *task, canon string, num int) error {
 		}
 		return nil
 	}
-	return fmt.Errorf(fmtSignalGroup, canon, t.state.PGID, err)
+	return fmt.Errorf("send %s to process group %d: %w", canon, t.state.PGID, err)
 }
 
 // forceKill SIGKILLs a task's process group unless it has exited, with

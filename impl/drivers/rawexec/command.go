@@ -72,7 +72,7 @@ func lookPath(command, path string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf(fmtLookPath, command, path, exec.ErrNotFound)
+	return "", fmt.Errorf("look up command %q in PATH %q: %w", command, path, exec.ErrNotFound)
 }
 
 // workDir is the task dir if it is set and an existing directory, else
@@ -121,12 +121,12 @@ func openLogs(cfg *drivers.TaskConfig) (stdout, stderr *os.File, err error) {
 	const flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
 	stdout, err = os.OpenFile(base+stdoutSuffix, flags, 0o666)
 	if err != nil {
-		return nil, nil, fmt.Errorf(fmtOpenLog, err)
+		return nil, nil, fmt.Errorf("open log file: %w", err)
 	}
 	stderr, err = os.OpenFile(base+stderrSuffix, flags, 0o666)
 	if err != nil {
 		_ = stdout.Close()
-		return nil, nil, fmt.Errorf(fmtOpenLog, err)
+		return nil, nil, fmt.Errorf("open log file: %w", err)
 	}
 	return stdout, stderr, nil
 }

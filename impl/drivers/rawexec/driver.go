@@ -15,13 +15,13 @@ import (
 var (
 	// ErrClosed is returned by every call on a closed Driver, and by
 	// StopTask and DestroyTask calls that were waiting when it closed.
-	ErrClosed = errors.New(msgClosed)
+	ErrClosed = errors.New("raw_exec driver closed")
 	// ErrExitUnknown is the Err of a recovered task's exit result: the
 	// driver saw the process end but, not being its parent, could not
 	// learn its exit code or signal.
-	ErrExitUnknown = errors.New(msgExitUnknown)
+	ErrExitUnknown = errors.New("exit status unknown: the task was recovered, not started, by this driver")
 	// ErrUnsupported fails StartTask and RecoverTask off Linux.
-	ErrUnsupported = errors.New(msgUnsupported)
+	ErrUnsupported = errors.New("the raw_exec driver runs on linux only")
 )
 
 // Driver is the raw_exec task driver. Create it with New; Close it when

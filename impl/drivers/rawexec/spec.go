@@ -27,20 +27,20 @@ func decodeSpec(cfg map[string]any) (taskSpec, error) {
 	var s taskSpec
 	v, ok := cfg[keyCommand]
 	if !ok || v == nil {
-		return taskSpec{}, fmt.Errorf(fmtConfigKey, keyCommand, errors.New(msgMissing))
+		return taskSpec{}, fmt.Errorf("invalid raw_exec config key %q: %w", keyCommand, errors.New("missing required string"))
 	}
 	cmd, ok := v.(string)
 	if !ok {
-		return taskSpec{}, fmt.Errorf(fmtConfigKey, keyCommand, fmt.Errorf(fmtWantString, v))
+		return taskSpec{}, fmt.Errorf("invalid raw_exec config key %q: %w", keyCommand, fmt.Errorf("want a string, got %T", v))
 	}
 	if cmd == "" {
-		return taskSpec{}, fmt.Errorf(fmtConfigKey, keyCommand, errors.New(msgEmpty))
+		return taskSpec{}, fmt.Errorf("invalid raw_exec config key %q: %w", keyCommand, errors.New("empty string"))
 	}
 	s.Command = cmd
 	if v, ok := cfg[keyArgs]; ok && v != nil {
 		args, err := stringList(v)
 		if err != nil {
-			return taskSpec{}, fmt.Errorf(fmtConfigKey, keyArgs, err)
+			return taskSpec{}, fmt.Errorf("invalid raw_exec config key %q: %w", keyArgs, err)
 		}
 		s.Args = args
 	}
@@ -58,12 +58,12 @@ func stringList(v any) ([]string, error) {
 		for i, e := range v {
 			s, ok := e.(string)
 			if !ok {
-				return nil, fmt.Errorf(fmtWantListElem, i, e)
+				return nil, fmt.Errorf("element %d: want a string, got %T", i, e)
 			}
 			out[i] = s
 		}
 		return out, nil
 	default:
-		return nil, fmt.Errorf(fmtWantStringList, v)
+		return nil, fmt.Errorf("want a list of strings, got %T", v)
 	}
 }

@@ -18,36 +18,36 @@ import (
 // the start instant on the clock and the program path.
 func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error) {
 	if cfg == nil || cfg.ID == "" {
-		return nil, errors.New(msgNoTaskID)
+		return nil, errors.New("task config has no ID")
 	}
 	id := cfg.ID
 	if !supported {
-		return nil, fmt.Errorf(fmtStart, id, ErrUnsupported)
+		return nil, fmt.Errorf("start task %q: %w", id, ErrUnsupported)
 	}
 	spec, err := decodeSpec(cfg.Config)
 	if err != nil {
-		return nil, fmt.Errorf(fmtStart, id, err)
+		return nil, fmt.Errorf("start task %q: %w", id, err)
 	}
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.tasks.Closed() {
-		return nil, fmt.Errorf(fmtStart, id, ErrClosed)
+		return nil, fmt.Errorf("start task %q: %w", id, ErrClosed)
 	}
 	if old, ok := d.tasks.Get(id); ok && old.running() {
-		return nil, fmt.Errorf(fmtStart, id, drivers.ErrTaskExists)
+		return nil, fmt.Errorf("start task %q: %w", id, drivers.ErrTaskExists)
 	}
 	cmd, files, err := buildCmd(cfg, spec, d.path, d.env)
 	if err == nil {
 		unignoreSignals() // the task starts with default dispositions
 		err = cmd.Start()
 		if err != nil {
-			err = fmt.Errorf(fmtStartProcess, cmd.Path, err)
+			err = fmt.Errorf("start process %q: %w", cmd.Path, err)
 		}
 		closeFiles(files) // the child holds its own copies
 	}
 	if err != nil {
-		return nil, drivers.NewRecoverableError(fmt.Errorf(fmtStart, id, err), !permanentStartError(err))
+		return nil, drivers.NewRecoverableError(fmt.Errorf("start task %q: %w", id, err), !permanentStartError(err))
 	}
 
 	pid := cmd.Process.Pid
@@ -62,7 +62,7 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 	if err != nil {
 		// Nothing to persist: the task may not outlive the call.
 		_ = signalGroup(st.PGID, drivers.SIGKILL)
-		return nil, fmt.Errorf(fmtStart, id, err)
+		return nil, fmt.Errorf("start task %q: %w", id, err)
 	}
 	d.trace.Emit(OpStart, id, fmt.Sprintf("pid=%d command=%s", pid, cmd.Path))
 	return h, nil
@@ -79,28 +79,28 @@ func (d *Driver) StartTask(cfg *drivers.TaskConfig) (*drivers.TaskHandle, error)
 // process that is gone is an error.
 func (d *Driver) RecoverTask(h *drivers.TaskHandle) error {
 	if h == nil {
-		return errors.New(msgNilHandle)
+		return errors.New("nil task handle")
 	}
 	id := h.TaskID
 	if !supported {
-		return fmt.Errorf(fmtRecover, id, ErrUnsupported)
+		return fmt.Errorf("recover task %q: %w", id, ErrUnsupported)
 	}
 	st, err := decodeHandle(h)
 	if err != nil {
-		return fmt.Errorf(fmtRecover, id, err)
+		return fmt.Errorf("recover task %q: %w", id, err)
 	}
 
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.tasks.Closed() {
-		return fmt.Errorf(fmtRecover, id, ErrClosed)
+		return fmt.Errorf("recover task %q: %w", id, ErrClosed)
 	}
 	if t, ok := d.tasks.Get(id); ok && t.running() {
 		d.trace.Emit(OpRecover, id, "already_tracked")
 		return nil
 	}
 	if err := checkRecoverable(st); err != nil {
-		return fmt.Errorf(fmtRecover, id, err)
+		return fmt.Errorf("recover task %q: %w", id, err)
 	}
 	t := newTask(id, *st, nil)
 	d.tasks.Put(id, t)
@@ -114,16 +114,16 @@ func (d *Driver) RecoverTask(h *drivers.TaskHandle) error {
 func checkRecoverable(st *driverState) error {
 	status, start, err := probeProcess(st.PID, st.ProcStart)
 	if err != nil {
-		return fmt.Errorf(fmtProbe, st.PID, err)
+		return fmt.Errorf("probe process %d: %w", st.PID, err)
 	}
 	switch status {
 	case procGone:
-		return fmt.Errorf(fmtProcessGone, st.PID)
+		return fmt.Errorf("process %d is not running", st.PID)
 	case procReused:
-		return fmt.Errorf(fmtProcessReused, st.PID, start, st.ProcStart)
+		return fmt.Errorf("process %d is another process (start time %d, want %d)", st.PID, start, st.ProcStart)
 	}
 	if err := signalProcess(st.PID, 0); err != nil {
-		return fmt.Errorf(fmtProbe, st.PID, err)
+		return fmt.Errorf("probe process %d: %w", st.PID, err)
 	}
 	return nil
 }

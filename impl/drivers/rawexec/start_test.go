@@ -195,9 +195,9 @@ func TestStartTaskExists(t *testing.T) {
 func TestStartInvalid(t *testing.T) {
 	d := newDriver(t, Config{})
 	_, err := d.StartTask(nil)
-	must.EqError(t, err, msgNoTaskID)
+	must.EqError(t, err, "task config has no ID")
 	_, err = d.StartTask(&drivers.TaskConfig{Config: map[string]any{"command": "sh"}})
-	must.EqError(t, err, msgNoTaskID)
+	must.EqError(t, err, "task config has no ID")
 }
 
 // TestDriverBasics: name, capabilities and defaults; a nil clock is a

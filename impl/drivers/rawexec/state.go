@@ -38,7 +38,7 @@ func decodeHandle(h *drivers.TaskHandle) (*driverState, error) {
 		return nil, err
 	}
 	if st.PID <= 0 || st.PGID <= 0 {
-		return nil, fmt.Errorf(fmtBadPID, st.PID, st.PGID)
+		return nil, fmt.Errorf("driver state has no valid pid and pgid (%d, %d)", st.PID, st.PGID)
 	}
 	return &st, nil
 }

@@ -130,16 +130,16 @@ func procStat(pid int) (byte, uint64, error) {
 func parseProcStat(pid int, data []byte) (byte, uint64, error) {
 	i := bytes.LastIndexByte(data, ')')
 	if i < 0 {
-		return 0, 0, fmt.Errorf(fmtProcStatName, pid)
+		return 0, 0, fmt.Errorf("parse /proc/%d/stat: no command name", pid)
 	}
 	fields := bytes.Fields(data[i+1:])
 	const stateField, startField = 3, 22 // 1-based, in the whole line
 	if len(fields) <= startField-3 || len(fields[0]) != 1 {
-		return 0, 0, fmt.Errorf(fmtProcStatFields, pid, len(fields)+2)
+		return 0, 0, fmt.Errorf("parse /proc/%d/stat: %d fields", pid, len(fields)+2)
 	}
 	start, err := strconv.ParseUint(string(fields[startField-3]), 10, 64)
 	if err != nil {
-		return 0, 0, fmt.Errorf(fmtProcStatStart, pid, err)
+		return 0, 0, fmt.Errorf("parse /proc/%d/stat start time: %w", pid, err)
 	}
 	return fields[stateField-3][0], start, nil
 }

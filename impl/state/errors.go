@@ -22,11 +22,3 @@ var (
 	// allocation.
 	ErrInvalidArgument = errors.New("invalid state db argument")
 )
-
-// Fixed detail strings wrapped with ErrInvalidArgument.
-const (
-	msgEmptyAllocID  = "alloc ID is empty"
-	msgEmptyTaskName = "task name is empty"
-	msgEmptyKey      = "key is empty"
-	msgNilAlloc      = "alloc is nil"
-)

@@ -2,7 +2,7 @@ package schedule
 
 import "errors"
 
-// The exact messages of SPEC SCHED-1, SCHED-2, SCHED-8 and SCHED-9. Tests
+// The exact messages of SPEC SCHED-1, SCHED-2 and SCHED-8. Tests
 // compare them verbatim; callers compare errors with errors.Is against the
 // sentinels below, which carry these texts.
 const (
@@ -29,10 +29,6 @@ const (
 	// MsgInvalidEnd prefixes an End parse failure (SCHED-8):
 	// `invalid end time in schedule: "<end>"; <err>`.
 	MsgInvalidEnd = "invalid end time in schedule"
-
-	// MsgNoFutureStart is the `Task hook message` a task runner appends once
-	// per distinct schedule that has no future start (SCHED-9).
-	MsgNoFutureStart = "Schedule has no future start time; task will remain paused"
 )
 
 // Sentinel errors carrying the messages above. Validate returns them

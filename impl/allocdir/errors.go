@@ -1,12 +1,9 @@
 package allocdir
 
-import (
-	"errors"
-	"time"
-)
+import "errors"
 
-// Exact SPEC §6 messages. Format verbs are substituted where the error is
-// made; tests compare the results verbatim.
+// Exact SPEC §6 error texts. Format verbs are substituted where the error
+// is made; tests compare the results verbatim.
 const (
 	// MsgPathEscapes is ADIR-4's escape refusal.
 	MsgPathEscapes = "Path escapes the alloc directory"
@@ -32,31 +29,8 @@ const (
 	// MsgSnapshotFailed is Snapshot's walk failure; %s is the walked root
 	// (ADIR-5).
 	MsgSnapshotFailed = "failed to snapshot %s: %w"
-	// MsgSnapshotErrorLog is the content of the ERROR.log entry, and
-	// SnapshotErrorLogName its name (%s is the alloc ID) (ADIR-5).
-	MsgSnapshotErrorLog  = "Error snapshotting: %v"
-	SnapshotErrorLogName = "NOMAD-%s-ERROR.log"
-)
-
-// Content types of Stat (ADIR-5).
-const (
-	ContentTypeOctetStream = "application/octet-stream"
-	ContentTypeJSON        = "application/json"
 )
 
 // ErrPathEscapes is returned by every FS method for a path outside the
 // alloc dir (ADIR-4). Its text is MsgPathEscapes.
 var ErrPathEscapes = errors.New(MsgPathEscapes)
-
-// SnapshotErrorTime is the access, change and modification time of the
-// ERROR.log entry: Go's time.Date(2000, 0, 0, ...), 1999-11-30T00:00:00Z
-// (ADIR-5).
-var SnapshotErrorTime = time.Date(2000, 0, 0, 0, 0, 0, 0, time.UTC)
-
-// Package-own messages where SPEC is silent (lower-case, wrapped).
-const (
-	msgTaskBuildFailed = "failed to make task directory %s: %w"
-	msgOtherStorage    = "other alloc dir %s is on another storage"
-	msgDestroyFailed   = "failed to remove %s: %w"
-	msgNoOther         = "no alloc dir to move from"
-)
