@@ -3,6 +3,7 @@ package sim
 import (
 	"strings"
 
+	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/sim/trace"
 )
 
@@ -12,17 +13,19 @@ import (
 // among them). A faultless client never gets one, so the world reports
 // them as the runner's: the harness's own checks must not be what fails
 // on a rejected history (linearizability budgets) with the cause lost.
-var clientRejections = []string{"must update at least one allocation", "missing node ID", "evals field must not be set"}
+var clientRejections = []string{syncpolicy.MsgNoAllocs, syncpolicy.MsgMissingNodeID, syncpolicy.MsgEvalsSet}
 
 // isClientRejection reports whether err is one of clientRejections or
-// SYNC-4's "node <id> not found".
+// SYNC-4's "node <id> not found" (syncpolicy.MsgNodeNotFound).
 func isClientRejection(err string) bool {
 	for _, r := range clientRejections {
 		if strings.HasSuffix(err, r) {
 			return true
 		}
 	}
-	return strings.HasPrefix(err, "node ") && strings.HasSuffix(err, " not found")
+	prefix, suffix, _ := strings.Cut(syncpolicy.MsgNodeNotFound, "%s")
+	_, rest, ok := strings.Cut(err, prefix)
+	return ok && strings.HasSuffix(rest, suffix)
 }
 
 // reportRejections is the world's verdict on the server's rejections of
