@@ -11,11 +11,12 @@
 //  1. Each benchmark package's test binary is built once (go test -c) and
 //     every benchmark runs in a process of its own (-test.bench
 //     '^Name$' -test.benchmem), from its package directory as go test
-//     runs it, so the child's rusage is that benchmark's: CPU time is
-//     user plus system time, peak RSS is ru_maxrss. A package missing from
-//     the tree, or a benchmark it does not define (a checkout older than
-//     the benchmark), is skipped with a note; a build or benchmark failure
-//     is reported and makes the exit code 1.
+//     runs it, through internal/testbin, so the process's rusage is that
+//     benchmark's: CPU time is user plus system time, peak RSS is
+//     ru_maxrss. A package missing from the tree, or a benchmark it does
+//     not define (a checkout older than the benchmark), is skipped with a
+//     note; a build or benchmark failure is reported and makes the exit
+//     code 1.
 //  2. The raw output, every process's go test -bench output as printed,
 //     goes to DIR/<YYYY-MM-DD>-<shortcommit>.txt (-2, -3, ... when that
 //     day and commit already has one) between header lines starting with

@@ -2,20 +2,23 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/allocsim/allocsim/internal/testbin"
 )
 
-// A runner builds each package's test binary once (go test -c) and runs
-// every benchmark in a process of its own, so that the process's rusage
-// (CPU time, peak RSS) is that benchmark's alone.
+// A runner builds each package's test binary once and runs every
+// benchmark in a process of its own (internal/testbin), so that the
+// process's rusage (CPU time, peak RSS) is that benchmark's alone.
 type runner struct {
 	dir       string // the module root
 	tmp       string // where the binaries go
@@ -28,7 +31,7 @@ type runner struct {
 
 // A binary is one package's test binary, or why there is none.
 type binary struct {
-	path   string
+	bin    testbin.Binary
 	status Status // Ran: built; Skipped: no such package or no tests; Failed
 	note   string
 }
@@ -53,16 +56,17 @@ func (r *runner) compile(pkg string) binary {
 	}
 	out := filepath.Join(r.tmp, strings.ReplaceAll(pkg, "/", "_")+".test")
 	fmt.Fprintf(r.log, "benchreport: go test -c ./%s\n", pkg)
-	cmd := exec.Command("go", "test", "-c", "-o", out, "./"+pkg)
-	cmd.Dir = r.dir
-	combined, err := cmd.CombinedOutput()
-	if err != nil {
-		return binary{status: Failed, note: fmt.Sprintf("go test -c ./%s: %v: %s", pkg, err, lastLines(string(combined), 4))}
-	}
-	if _, err := os.Stat(out); err != nil {
+	bin, err := testbin.Compile(context.Background(), testbin.Build{Dir: r.dir, Pkg: "./" + pkg, Out: out})
+	var failed *testbin.GoError
+	switch {
+	case errors.Is(err, testbin.ErrNoTestFiles):
 		return binary{status: Skipped, note: fmt.Sprintf("package ./%s has no test files", pkg)}
+	case errors.As(err, &failed):
+		return binary{status: Failed, note: fmt.Sprintf("go test -c ./%s: %v: %s", pkg, failed.Err, lastLines(failed.Output, 4))}
+	case err != nil:
+		return binary{status: Failed, note: fmt.Sprintf("go test -c ./%s: %v", pkg, err)}
 	}
-	return binary{path: out, status: Ran}
+	return binary{bin: bin, status: Ran}
 }
 
 // run measures b: its binary lists it, then runs it alone.
@@ -79,35 +83,33 @@ func (r *runner) run(b Benchmark) Measurement {
 		return m
 	}
 	pattern := "^" + regexp.QuoteMeta(b.Name) + "$"
-	list := exec.Command(bin.path, "-test.list", pattern)
-	list.Dir = pkgDir
-	listed, err := list.CombinedOutput()
+	var listed strings.Builder
+	exit, err := bin.bin.Run(context.Background(), []string{"-test.list", pattern}, output(&listed))
+	if err == nil {
+		err = exit.Err
+	}
 	if err != nil {
-		m.Status, m.Note = Failed, fmt.Sprintf("%s -test.list: %v: %s", filepath.Base(bin.path), err, lastLines(string(listed), 4))
+		m.Status, m.Note = Failed, fmt.Sprintf("%s -test.list: %v: %s", filepath.Base(bin.bin.Path), err, lastLines(listed.String(), 4))
 		return m
 	}
-	if !containsLine(string(listed), b.Name) {
+	if !containsLine(listed.String(), b.Name) {
 		m.Status, m.Note = Skipped, fmt.Sprintf("%s is not defined in ./%s in this tree", b.Name, b.Pkg)
 		return m
 	}
 
 	m.Load = readLoad()
 	fmt.Fprintf(r.log, "benchreport: %s (./%s), load %s\n", b.Name, b.Pkg, m.Load)
-	cmd := exec.Command(bin.path, "-test.run", "^$", "-test.bench", pattern,
+	var out strings.Builder
+	exit, err = bin.bin.Run(context.Background(), []string{"-test.run", "^$", "-test.bench", pattern,
 		"-test.benchtime", r.benchtime, "-test.count", strconv.Itoa(r.count),
-		"-test.benchmem", "-test.timeout", r.timeout.String())
-	cmd.Dir = pkgDir // as go test runs it: testdata is relative
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err = cmd.Run()
-	m.Elapsed = time.Since(start)
-	m.Output = stdout.String()
-	if cmd.ProcessState != nil {
-		m.CPU, m.MaxRSS = usage(cmd.ProcessState)
+		"-test.benchmem", "-test.timeout", r.timeout.String()}, output(&out))
+	m.Elapsed, m.CPU, m.MaxRSS = exit.Elapsed, exit.CPU, exit.MaxRSS
+	m.Output = out.String()
+	if err == nil {
+		err = exit.Err
 	}
 	if err != nil {
-		m.Status, m.Note = Failed, fmt.Sprintf("%v: %s", err, lastLines(stdout.String()+stderr.String(), 4))
+		m.Status, m.Note = Failed, fmt.Sprintf("%v: %s", err, lastLines(m.Output, 4))
 		return m
 	}
 	rs, err := ParseOutput(m.Output)
@@ -121,13 +123,23 @@ func (r *runner) run(b Benchmark) Measurement {
 		}
 	}
 	if len(m.Results) == 0 {
-		m.Status, m.Note = Failed, "printed no result: "+lastLines(m.Output+stderr.String(), 4)
+		m.Status, m.Note = Failed, "printed no result: "+lastLines(m.Output, 4)
 		return m
 	}
 	m.Status = Ran
 	fmt.Fprintf(r.log, "benchreport: %s: %s per run, peak RSS %s\n", b.Name,
 		fmtNanos(median(m.Results, "ns/op")), fmtBytes(float64(m.MaxRSS)))
 	return m
+}
+
+// output collects what a benchmark's binary printed (stdout and stderr,
+// as go test -bench shows them).
+func output(to *strings.Builder) func([]byte) {
+	return func(event []byte) {
+		if text, ok := testbin.Output(event); ok {
+			to.WriteString(text)
+		}
+	}
 }
 
 // definedIn reports whether a test file of dir declares the function

@@ -1,6 +1,8 @@
 // Package goldenfile compares a test's output with a golden file under
 // testdata/golden and rewrites it on request (the -update flag of the
-// tests that use it): one helper for the command packages' golden tests.
+// tests that use it), for renderings tested without the CLI (a report's
+// Markdown). The CLI's own golden outputs are testscript scripts,
+// cmd/conform/testdata/script (STYLE 16).
 package goldenfile
 
 import (

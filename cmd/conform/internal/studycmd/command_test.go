@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,22 +13,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/allocsim/allocsim/internal/goldenfile"
-
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
 	"github.com/shoenig/test/must"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-// goldenDir is absolute: tests change directory.
-var goldenDir = goldenfile.Dir()
-
-// golden compares got with testdata/golden/<name> (rewritten with -update).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenfile.Check(t, goldenDir, name, got, *update, "go test ./cmd/conform/internal/studycmd -run Golden -update")
-}
 
 // inProcess runs the study's runs one after the other, each in a bubble
 // of t's (the test binary's own executor, without building one).
@@ -57,13 +43,6 @@ func run(c Config, args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
 	code := cli.Report(&stderr, "study sync", c.Run("study sync", args, &stdout, &stderr))
 	return code, stdout.String(), stderr.String()
-}
-
-func TestGoldenHelp(t *testing.T) {
-	code, stdout, stderr := run(Config{}, "--help")
-	must.EqOp(t, 0, code)
-	must.EqOp(t, "", stderr)
-	golden(t, "study_sync_help.txt", stdout)
 }
 
 // TestUsageErrors: bad input is exit 2 with one clear line and a pointer

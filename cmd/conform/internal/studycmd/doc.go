@@ -13,12 +13,13 @@
 //     (the churn depends on the seed only, not on the runner);
 //  2. run the plan: synctest bubbles exist only under the testing package,
 //     so, as conform run does, the runs execute in a test binary built
-//     from the allocsim source (`go test -c` of this package, whose
-//     TestStudyWorker reads the plan from a file, runs --parallel runs at
-//     once, each in its own bubble, and prints one JSON summary per run on
-//     stdout); a run's summary is its counts (sim/server's Stats, the
-//     clients' calls), the spacing of its typical-only calls and the
-//     latency histograms of its ClientStatus changes (summary.go);
+//     from the allocsim source and run by internal/testbin (this
+//     package's TestStudyWorker reads the plan from a file, runs
+//     --parallel runs at once, each in its own bubble, and prints one
+//     result line, a JSON summary, per run); a run's summary is its
+//     counts (sim/server's Stats, the clients' calls), the spacing of its
+//     typical-only calls and the latency histograms of its ClientStatus
+//     changes (summary.go);
 //  3. aggregate per configuration and runner (medians and ranges over
 //     seeds, latencies pooled over seeds), compute the checks (typical-only
 //     traffic at most 1 RPC per second per client; urgent changes seen

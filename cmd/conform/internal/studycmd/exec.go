@@ -1,21 +1,20 @@
 package studycmd
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/allocsim/allocsim/internal/testbin"
 )
 
-// The worker protocol between the command and its test binary
-// (worker_test.go's TestStudyWorker).
+// The study's work in its test binary (worker_test.go's TestStudyWorker),
+// which internal/testbin builds once and runs.
 const (
 	// workerPackage is the package, relative to the allocsim module's
 	// root, whose test binary runs the study.
@@ -26,7 +25,7 @@ const (
 	// how many runs execute at once.
 	jobFlag      = "study.job"
 	parallelFlag = "study.parallel"
-	// resultPrefix starts each result line on the worker's stdout:
+	// resultPrefix starts each result line the worker prints:
 	// "<prefix><index> <RunSummary JSON>".
 	resultPrefix = "study-result "
 	// allocsimModule is the module whose source holds the worker.
@@ -77,11 +76,11 @@ func clip(s string) string {
 func binaryExecutor(ctx context.Context, job Job) ([]RunSummary, error) {
 	src := job.AllocsimDir
 	if src == "" {
-		out, err := goCmd(ctx, "", "list", "-m", "-f", "{{.Dir}}", allocsimModule)
-		src = strings.TrimSpace(string(out))
-		if err != nil || src == "" {
+		dir, err := testbin.ModuleDir(ctx, "", "", allocsimModule)
+		if err != nil {
 			return nil, errors.New("find the allocsim module (the study runs in a test binary built from its source): run conform inside the allocsim module or a module that requires it, or pass --allocsim DIR")
 		}
+		src = dir
 	}
 	pkgDir := filepath.Join(src, filepath.FromSlash(workerPackage))
 	if _, err := os.Stat(pkgDir); err != nil {
@@ -93,8 +92,8 @@ func binaryExecutor(ctx context.Context, job Job) ([]RunSummary, error) {
 	}
 	defer os.RemoveAll(tmp)
 	fmt.Fprintf(job.Log, "study sync: building the study's test binary from %s\n", src)
-	bin := filepath.Join(tmp, "study.test")
-	if _, err := goCmd(ctx, src, "test", "-c", "-o", bin, workerPackage); err != nil {
+	bin, err := testbin.Compile(ctx, testbin.Build{Dir: src, Pkg: workerPackage, Out: filepath.Join(tmp, "study.test")})
+	if err != nil {
 		return nil, fmt.Errorf("build the study's test binary: %w", err)
 	}
 	jobFile := filepath.Join(tmp, "job.json")
@@ -105,47 +104,37 @@ func binaryExecutor(ctx context.Context, job Job) ([]RunSummary, error) {
 	if err := os.WriteFile(jobFile, b, 0o644); err != nil {
 		return nil, fmt.Errorf("write the job: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, bin, "-test.run=^"+workerTest+"$", "-test.count=1", "-test.timeout=0",
-		"-"+parallelFlag+"="+strconv.Itoa(max(job.Parallel, 1)), "-"+jobFlag+"="+jobFile)
-	cmd.Dir = pkgDir
-	// other is the binary's stderr (written by exec's copying goroutine),
-	// stray its stdout lines that are not results (written here): two
-	// buffers, joined once the process is done.
-	var other, stray bytes.Buffer
-	cmd.Stderr = &other
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("run the study's test binary: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("run the study's test binary: %w", err)
-	}
 	sums := make([]RunSummary, len(job.Runs))
 	got := make([]bool, len(job.Runs))
 	var errs []error
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
-		i, s, ok, err := parseResult(sc.Text())
-		switch {
-		case !ok:
-			fmt.Fprintln(&stray, sc.Text())
-		case err != nil:
-			errs = append(errs, err)
-		case i < 0 || i >= len(sums) || got[i]:
-			errs = append(errs, fmt.Errorf("result line for run %d: unexpected", i))
-		default:
-			sums[i], got[i] = s, true
-			if job.Done != nil {
-				job.Done(i, s)
+	var lines testbin.Lines
+	var stray strings.Builder // what the binary printed besides results
+	exit, err := bin.Run(ctx, []string{"-test.run=^" + workerTest + "$", "-test.count=1", "-test.timeout=0",
+		"-" + parallelFlag + "=" + strconv.Itoa(max(job.Parallel, 1)), "-" + jobFlag + "=" + jobFile},
+		func(event []byte) {
+			for _, line := range lines.Event(event) {
+				i, s, ok, err := parseResult(line)
+				switch {
+				case !ok:
+					fmt.Fprintln(&stray, line)
+				case err != nil:
+					errs = append(errs, err)
+				case i < 0 || i >= len(sums) || got[i]:
+					errs = append(errs, fmt.Errorf("result line for run %d: unexpected", i))
+				default:
+					sums[i], got[i] = s, true
+					if job.Done != nil {
+						job.Done(i, s)
+					}
+				}
 			}
-		}
+		})
+	stray.WriteString(lines.Rest())
+	if err != nil {
+		errs = append(errs, fmt.Errorf("run the study's test binary: %w", err))
 	}
-	if err := sc.Err(); err != nil {
-		errs = append(errs, fmt.Errorf("read the study's test binary: %w", err))
-	}
-	if err := cmd.Wait(); err != nil {
-		errs = append(errs, fmt.Errorf("the study's test binary: %w\n%s", err, strings.TrimSpace(stray.String()+other.String())))
+	if exit.Err != nil {
+		errs = append(errs, fmt.Errorf("the study's test binary: %w\n%s", exit.Err, strings.TrimSpace(stray.String())))
 	}
 	for i, ok := range got {
 		if !ok {
@@ -157,16 +146,4 @@ func binaryExecutor(ctx context.Context, job Job) ([]RunSummary, error) {
 		return nil, err
 	}
 	return sums, nil
-}
-
-// goCmd runs the go command in dir and returns its combined output.
-func goCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return out.Bytes(), fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, strings.TrimSpace(out.String()))
-	}
-	return out.Bytes(), nil
 }

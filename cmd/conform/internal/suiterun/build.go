@@ -1,17 +1,16 @@
 package suiterun
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/allocsim/allocsim/internal/testbin"
 	"github.com/allocsim/allocsim/sim/vclock"
 )
 
@@ -24,33 +23,16 @@ const builtinPackage = "./cmd/conform/internal/runners"
 
 // binary is a built test binary and how to run it.
 type binary struct {
-	path       string // the executable
-	dir        string // the package directory it runs in
-	importPath string // for test2json -p
-	test       string // the root test
-	runner     string // a package runner's name: <import path>.<factory>
-}
-
-// goCmd runs the go command in dir and returns its combined output.
-func goCmd(ctx context.Context, gocmd, dir string, env []string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, gocmd, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if err != nil {
-		return out.Bytes(), fmt.Errorf("%s %s: %w\n%s", gocmd, strings.Join(args, " "), err, strings.TrimSpace(out.String()))
-	}
-	return out.Bytes(), nil
+	testbin.Binary
+	test   string // the root test
+	runner string // a package runner's name: <import path>.<factory>
 }
 
 // findAllocsim returns the allocsim module's directory as seen from
 // workDir: the main module there, or the version it requires.
 func findAllocsim(ctx context.Context, gocmd, workDir string) (string, error) {
-	out, err := goCmd(ctx, gocmd, workDir, nil, "list", "-m", "-f", "{{.Dir}}", allocsimModule)
-	dir := strings.TrimSpace(string(out))
-	if err != nil || dir == "" {
+	dir, err := testbin.ModuleDir(ctx, gocmd, workDir, allocsimModule)
+	if err != nil {
 		return "", fmt.Errorf("find the allocsim module (the built-in runners are built from its source): run conform inside the allocsim module or a module that requires it, or pass --allocsim DIR")
 	}
 	return dir, nil
@@ -61,12 +43,12 @@ func buildBuiltin(ctx context.Context, gocmd, allocsimDir, dir string) (binary, 
 	if _, err := os.Stat(filepath.Join(allocsimDir, filepath.FromSlash(builtinPackage))); err != nil {
 		return binary{}, fmt.Errorf("allocsim source %s: no %s: %w", allocsimDir, builtinPackage, err)
 	}
-	bin := filepath.Join(dir, "builtin.test")
-	if _, err := goCmd(ctx, gocmd, allocsimDir, nil, "test", "-c", "-o", bin, builtinPackage); err != nil {
+	bin, err := testbin.Compile(ctx, testbin.Build{Go: gocmd, Dir: allocsimDir, Pkg: builtinPackage,
+		ImportPath: allocsimModule + strings.TrimPrefix(builtinPackage, "."), Out: filepath.Join(dir, "builtin.test")})
+	if err != nil {
 		return binary{}, fmt.Errorf("build the built-in runners' test: %w", err)
 	}
-	return binary{path: bin, dir: filepath.Join(allocsimDir, filepath.FromSlash(builtinPackage)),
-		importPath: allocsimModule + strings.TrimPrefix(builtinPackage, "."), test: "TestSuite"}, nil
+	return binary{Binary: bin, test: "TestSuite"}, nil
 }
 
 // goPackage is what go list says of a runner's package.
@@ -131,7 +113,7 @@ func buildPackage(ctx context.Context, gocmd, workDir, pkg, factory, dir string)
 			return binary{}, usageErr{fmt.Errorf("runner package %s: no such directory", pkg)}
 		}
 	}
-	out, err := goCmd(ctx, gocmd, listDir, nil, "list", "-json=Dir,ImportPath,Name,Module", listPkg)
+	out, err := testbin.RunGo(ctx, gocmd, listDir, nil, "list", "-json=Dir,ImportPath,Name,Module", listPkg)
 	if err != nil {
 		return binary{}, usageErr{fmt.Errorf("runner package %s: %w", pkg, err)}
 	}
@@ -145,7 +127,7 @@ func buildPackage(ctx context.Context, gocmd, workDir, pkg, factory, dir string)
 	if p.Name == "main" {
 		return binary{}, usageErr{fmt.Errorf("runner package %s is a main package, which cannot be imported", p.ImportPath)}
 	}
-	out, err = goCmd(ctx, gocmd, p.Module.Dir, nil, "mod", "edit", "-json")
+	out, err = testbin.RunGo(ctx, gocmd, p.Module.Dir, nil, "mod", "edit", "-json")
 	if err != nil {
 		return binary{}, fmt.Errorf("runner module %s: %w", p.Module.Path, err)
 	}
@@ -172,17 +154,18 @@ func buildPackage(ctx context.Context, gocmd, workDir, pkg, factory, dir string)
 		}
 	}
 	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod"}
-	if _, err := goCmd(ctx, gocmd, gen, env, "mod", "tidy"); err != nil {
+	if _, err := testbin.RunGo(ctx, gocmd, gen, env, "mod", "tidy"); err != nil {
 		return binary{}, fmt.Errorf("generated module for %s (in %s): %w", p.ImportPath, gen, err)
 	}
 	if err := linkClockFork(ctx, gocmd, gen, env, mod); err != nil {
 		return binary{}, fmt.Errorf("generated module for %s (in %s): %w", p.ImportPath, gen, err)
 	}
-	bin := filepath.Join(dir, "conformrun.test")
-	if _, err := goCmd(ctx, gocmd, gen, env, "test", "-c", "-o", bin, "."); err != nil {
+	bin, err := testbin.Compile(ctx, testbin.Build{Go: gocmd, Dir: gen, Pkg: ".", Env: env,
+		ImportPath: "allocsim.local/conformrun", Out: filepath.Join(dir, "conformrun.test")})
+	if err != nil {
 		return binary{}, fmt.Errorf("build the generated test of %s.%s (in %s): %w", p.ImportPath, factory, gen, err)
 	}
-	return binary{path: bin, dir: gen, importPath: "allocsim.local/conformrun", test: "TestConform", runner: p.ImportPath + "." + factory}, nil
+	return binary{Binary: bin, test: "TestConform", runner: p.ImportPath + "." + factory}, nil
 }
 
 // generatedGoMod is the generated module's go.mod: it requires the
@@ -233,7 +216,7 @@ func linkClockFork(ctx context.Context, gocmd, gen string, env []string, mod goM
 			return nil
 		}
 	}
-	out, err := goCmd(ctx, gocmd, gen, env, "list", "-m", "-f", "{{.Dir}}", allocsimModule)
+	out, err := testbin.RunGo(ctx, gocmd, gen, env, "list", "-m", "-f", "{{.Dir}}", allocsimModule)
 	if err != nil {
 		return fmt.Errorf("find the allocsim module: %w", err)
 	}
@@ -241,7 +224,7 @@ func linkClockFork(ctx context.Context, gocmd, gen string, env []string, mod goM
 	if _, err := os.Stat(filepath.Join(fork, "go.mod")); err != nil {
 		return nil
 	}
-	if _, err := goCmd(ctx, gocmd, gen, env, "mod", "edit", "-replace="+vclock.ClockModule+"="+fork); err != nil {
+	if _, err := testbin.RunGo(ctx, gocmd, gen, env, "mod", "edit", "-replace="+vclock.ClockModule+"="+fork); err != nil {
 		return fmt.Errorf("replace %s with the fork: %w", vclock.ClockModule, err)
 	}
 	return nil

@@ -3,7 +3,8 @@
 // bubbles exist only under testing, so each runner is checked by a test
 // binary (the built-in runners' TestSuite in cmd/conform/internal/runners,
 // or, for a runner in another module, a one-test module generated around
-// its factory), run through `go tool test2json`, and the event stream is
+// its factory), built once and run by internal/testbin (a process per
+// runner, its output as go test -json events), and the event stream is
 // read into the reports model as it arrives (reports.TestParser), with a
 // progress callback per finished property.
 package suiterun

@@ -1,12 +1,8 @@
 package suiterun
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -115,40 +111,22 @@ type attempt struct {
 // checkOnce runs t's test binary once.
 func (p Plan) checkOnce(ctx context.Context, b binary, t Target, emit func(Event), first bool) (attempt, error) {
 	var a attempt
-	cmd := exec.CommandContext(ctx, p.Go, append([]string{"tool", "test2json", "-t", "-p", b.importPath, b.path}, p.args(b, t)...)...)
-	cmd.Dir = b.dir
-	cmd.Env = os.Environ()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return a, fmt.Errorf("runner %s: %w", t.Name, err)
-	}
-	if err := cmd.Start(); err != nil {
-		return a, fmt.Errorf("runner %s: start its test: %w", t.Name, err)
-	}
 	var parser reports.TestParser
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
-		done := parser.Line(sc.Bytes())
+	exit, err := b.Run(ctx, p.args(b, t), func(line []byte) {
+		done := parser.Line(line)
 		if n := parser.Announced(); n > 0 && first {
 			emit(Event{Kind: KindRunnerPlanned, Total: n})
 		}
 		if done != nil && !diedIn(*done) {
 			emit(Event{Kind: KindProperty, Property: *done})
 		}
-	}
-	scanErr := sc.Err()
-	a.waitErr = cmd.Wait()
-	if ctx.Err() != nil {
-		return a, fmt.Errorf("runner %s: %w", t.Name, ctx.Err())
-	}
-	if scanErr != nil {
-		return a, fmt.Errorf("runner %s: read its test's output: %w", t.Name, scanErr)
+	})
+	a.waitErr = exit.Err
+	if err != nil {
+		return a, fmt.Errorf("runner %s: %w", t.Name, err)
 	}
 	out := parser.Output()
-	a.printed = tail(out.Output, stderr.String())
+	a.printed = tail(out.Output)
 	if len(out.Runs) == 0 {
 		return a, fmt.Errorf("runner %s: the suite reported no property (%v)%s", t.Name, a.waitErr, a.printed)
 	}
@@ -160,7 +138,7 @@ func (p Plan) checkOnce(ctx context.Context, b binary, t Target, emit func(Event
 			continue
 		}
 		a.died = true
-		diagnoseDeath(pr, append(strings.Split(pr.Message, "\n"), out.Output...), stderr.String(), a.waitErr)
+		diagnoseDeath(pr, append(strings.Split(pr.Message, "\n"), out.Output...), a.waitErr)
 		emit(Event{Kind: KindProperty, Property: *pr})
 	}
 	return a, nil
@@ -181,14 +159,14 @@ func diedIn(pr reports.Property) bool {
 // concurrent map write); the property then fails at the check's seed,
 // with the binary's diagnosis, stacks included, as its message.
 // Anything else (a kill, a timeout) is an error.
-func diagnoseDeath(pr *reports.Property, output []string, stderr string, waitErr error) {
-	verdict := firstLine(output, stderr, "DET-3: ", suiteStall, "panic: ", "fatal error: ")
-	printed := tail(output, stderr)
+func diagnoseDeath(pr *reports.Property, output []string, waitErr error) {
+	verdict := firstLine(output, "DET-3: ", suiteStall, "panic: ", "fatal error: ")
+	printed := tail(output)
 	pr.Status, pr.Violation = reports.Error, ""
 	pr.Message = fmt.Sprintf("the test binary ended during check %d (seed %d) of this property (%v)%s", pr.Check, pr.Seed, waitErr, printed)
 	if strings.HasPrefix(verdict, suiteStall) {
 		// The suite's own work stalled: the tool's fault, not the runner's.
-		pr.Message = diagnosis(output, stderr, suiteStall)
+		pr.Message = diagnosis(output, suiteStall)
 		return
 	}
 	if verdict == "" || pr.Seed == 0 {
@@ -198,10 +176,10 @@ func diagnoseDeath(pr *reports.Property, output []string, stderr string, waitErr
 	switch {
 	case strings.HasPrefix(verdict, "DET-3: "):
 		pr.Violation = verdict
-		pr.Message = diagnosis(output, stderr, "DET-3: ")
+		pr.Message = diagnosis(output, "DET-3: ")
 	case strings.HasPrefix(verdict, "fatal error: "):
 		pr.Violation = "the runner hit a fatal error of the Go runtime and ended the test binary: " + verdict
-		pr.Message = diagnosis(output, stderr, "fatal error: ")
+		pr.Message = diagnosis(output, "fatal error: ")
 	default:
 		pr.Violation = "the runner panicked and ended the test binary: " + verdict
 	}
@@ -209,8 +187,8 @@ func diagnoseDeath(pr *reports.Property, output []string, stderr string, waitErr
 
 // diagnosis is what the binary printed from the first line starting with
 // prefix on, at most diagnosisLines lines.
-func diagnosis(output []string, stderr, prefix string) string {
-	lines := append(append([]string{}, output...), strings.Split(stderr, "\n")...)
+func diagnosis(output []string, prefix string) string {
+	lines := append(append([]string{}, output...), "") // it ends with a newline
 	for i, l := range lines {
 		if strings.HasPrefix(strings.TrimSpace(l), prefix) {
 			lines = lines[i:]
@@ -232,10 +210,9 @@ const suiteStall = "SUITE: the suite's own work did not finish"
 const diagnosisLines = 400
 
 // tail is the last lines a test printed outside properties, for errors.
-func tail(output []string, stderr string) string {
-	lines := append(append([]string{}, output...), strings.Split(strings.TrimSpace(stderr), "\n")...)
+func tail(output []string) string {
 	var keep []string
-	for _, l := range lines {
+	for _, l := range output {
 		if strings.TrimSpace(l) != "" {
 			keep = append(keep, l)
 		}
@@ -251,8 +228,8 @@ func tail(output []string, stderr string) string {
 
 // firstLine is the first line the binary printed that starts with one
 // of prefixes.
-func firstLine(output []string, stderr string, prefixes ...string) string {
-	for _, l := range append(append([]string{}, output...), strings.Split(stderr, "\n")...) {
+func firstLine(output []string, prefixes ...string) string {
+	for _, l := range output {
 		l = strings.TrimSpace(l)
 		for _, p := range prefixes {
 			if strings.HasPrefix(l, p) {
