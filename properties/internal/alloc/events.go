@@ -30,10 +30,19 @@ var eventsNewest10 = prop.Property{
 		return mkScenario(d, d.Duration("duration", 2*time.Minute, 7*time.Minute, time.Minute),
 			mkJob("job1", structs.JobTypeService, policy, tasks...))
 	},
+	Situations: []prop.Situation{
+		{Name: "under-10", Doc: "a task with fewer than 10 events: all kept"},
+		{Name: "window-slid", Doc: "a task with more than 10 events appended: the oldest dropped"},
+		{Name: "several-one-instant", Doc: "several events of one task appended at one instant (kept in order)"},
+		{Name: "restarts-counted", Doc: "a task with Restarting events: Restarts counts them"},
+		{Name: "restarts-outside-window", Doc: "a Restarting event no longer among the newest 10, still counted"},
+		{Name: "fails-task", Doc: "a FailsTask event (Not Restarting): Failed set for good"},
+		{Name: "restart-without-attempt", Doc: "a pause-induced or triggered Restarting (empty reason), counted too (PAUSE-6)"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		return prop.Checks{OnSettled: func(v *prop.View) {
-			f.Next(v)
+			reachEvents(v, f.Next(v), f)
 			for _, a := range v.Allocs() {
 				for _, name := range structs.SortedTaskNames(a.TaskStates) {
 					ts := a.TaskStates[name]
@@ -65,6 +74,41 @@ var eventsNewest10 = prop.Property{
 	},
 }
 
+// reachEvents counts the event-window situations of the events appended
+// at this instant.
+func reachEvents(v *prop.View, evs []newEvent, f *prop.EventFeed) {
+	per := map[taskKey]int{}
+	for _, ne := range evs {
+		if per[ne.Key]++; per[ne.Key] > 1 {
+			v.Reach("several-one-instant")
+		}
+		e := ne.Event
+		if e.FailsTask {
+			v.Reach("fails-task")
+		}
+		if e.Type == structs.TaskRestarting && e.RestartReason == "" {
+			v.Reach("restart-without-attempt")
+		}
+	}
+	for k := range per {
+		h := f.History[k]
+		if len(h) > structs.MaxTaskEvents {
+			v.Reach("window-slid")
+		} else {
+			v.Reach("under-10")
+		}
+		for i, e := range h {
+			if e.Type != structs.TaskRestarting {
+				continue
+			}
+			v.Reach("restarts-counted")
+			if i < len(h)-structs.MaxTaskEvents {
+				v.Reach("restarts-outside-window")
+			}
+		}
+	}
+}
+
 // eventMessagesExact: DATA-7 Details and DATA-8 DisplayMessages of every
 // event appended, over generated scenarios.
 var eventMessagesExact = prop.Property{
@@ -76,10 +120,35 @@ var eventMessagesExact = prop.Property{
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		return scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 6 * time.Minute, MaxCalls: 3, Exclude: env.Exclude()})
 	},
+	Situations: []prop.Situation{
+		{Name: "fixed-display", Doc: "Received, Started or Task Setup: a fixed DisplayMessage"},
+		{Name: "terminated-plain", Doc: "Terminated with no signal and no exit message: Exit Code only"},
+		{Name: "terminated-signal", Doc: "Terminated with a non-zero signal: `, Signal: <n>`"},
+		{Name: "terminated-exit-message", Doc: "Terminated with an exit message: `, Exit Message: <q>` and exit_message"},
+		{Name: "restarting-prefixed", Doc: "Restarting with a reason other than Restart within policy: prefixed"},
+		{Name: "restarting-unprefixed", Doc: "Restarting within policy or with an empty reason: no prefix"},
+		{Name: "not-restarting", Doc: "Not Restarting: the reason as DisplayMessage, fails_task"},
+		{Name: "killing-reason", Doc: "Killing with a KillReason: the reason as DisplayMessage"},
+		{Name: "killing-timeout", Doc: "Killing without reason: `Sent interrupt. Waiting <t> before force killing`"},
+		{Name: "killed-ok", Doc: "Killed without KillError: `Task successfully killed`"},
+		{Name: "killed-error", Doc: "Killed with a KillError: the error as DisplayMessage"},
+		{Name: "signaling", Doc: "Signaling: one of its four DisplayMessages"},
+		{Name: "restart-signaled", Doc: "Restart Signaled: the reason, else `Task signaled to restart`"},
+		{Name: "setup-failure-explicit", Doc: "Setup Failure with its explicit DisplayMessage kept"},
+		{Name: "driver-failure", Doc: "Driver Failure: the DriverError, driver_error"},
+		{Name: "kill-rule-event", Doc: "Sibling Task Failed, Leader Task Dead or Main Tasks Dead"},
+		{Name: "pause-event-explicit", Doc: "Pausing or Running with its explicit DisplayMessage kept"},
+		{Name: "restore-failed", Doc: "Failed Restoring Task"},
+		{Name: "hook-failed", Doc: "Task hook failed: the Message as DisplayMessage"},
+		{Name: "hook-message", Doc: "Task hook message: the Message as DisplayMessage"},
+		{Name: "failed-validation", Doc: "Failed Validation: the ValidationError, else its default"},
+		{Name: "reconnected", Doc: "Reconnected: `Client reconnected`"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		return prop.Checks{OnSettled: func(v *prop.View) {
 			for _, ne := range f.Next(v) {
+				reachMessage(v, ne.Event)
 				if what, got, want := checkEvent(ne.Event); what != "" {
 					v.Violatef(ne.Key.Alloc, ne.Key.Task, "event "+strconv.Quote(ne.Event.Type)+" "+what, got, want)
 					return
@@ -87,6 +156,71 @@ var eventMessagesExact = prop.Property{
 			}
 		}}
 	},
+}
+
+// reachMessage counts the DATA-8 derivation rule e's DisplayMessage
+// follows.
+func reachMessage(v *prop.View, e *structs.TaskEvent) {
+	switch e.Type {
+	case structs.TaskReceived, structs.TaskStarted, structs.TaskSetup:
+		v.Reach("fixed-display")
+	case structs.TaskTerminated:
+		if e.Signal != 0 {
+			v.Reach("terminated-signal")
+		}
+		if e.Message != "" {
+			v.Reach("terminated-exit-message")
+		}
+		if e.Signal == 0 && e.Message == "" {
+			v.Reach("terminated-plain")
+		}
+	case structs.TaskRestarting:
+		if e.RestartReason == "" || e.RestartReason == structs.ReasonWithinPolicy {
+			v.Reach("restarting-unprefixed")
+		} else {
+			v.Reach("restarting-prefixed")
+		}
+	case structs.TaskNotRestarting:
+		v.Reach("not-restarting")
+	case structs.TaskKilling:
+		if e.KillReason != "" {
+			v.Reach("killing-reason")
+		} else if e.KillTimeout != 0 {
+			v.Reach("killing-timeout")
+		}
+	case structs.TaskKilled:
+		if e.KillError != "" {
+			v.Reach("killed-error")
+		} else {
+			v.Reach("killed-ok")
+		}
+	case structs.TaskSignaling:
+		v.Reach("signaling")
+	case structs.TaskRestartSignal:
+		v.Reach("restart-signaled")
+	case structs.TaskSetupFailure:
+		if e.DisplayMessage != "" {
+			v.Reach("setup-failure-explicit")
+		}
+	case structs.TaskDriverFailure:
+		v.Reach("driver-failure")
+	case structs.TaskSiblingFailed, structs.TaskLeaderDead, structs.TaskMainDead:
+		v.Reach("kill-rule-event")
+	case structs.TaskPausing, structs.TaskRunning:
+		if e.DisplayMessage != "" {
+			v.Reach("pause-event-explicit")
+		}
+	case structs.TaskRestoreFailed:
+		v.Reach("restore-failed")
+	case structs.TaskHookFailed:
+		v.Reach("hook-failed")
+	case structs.TaskHookMessage:
+		v.Reach("hook-message")
+	case structs.TaskFailedValidation:
+		v.Reach("failed-validation")
+	case structs.TaskClientReconnected:
+		v.Reach("reconnected")
+	}
 }
 
 // explicitDisplay are the event types whose DisplayMessage the spec

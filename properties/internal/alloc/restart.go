@@ -50,6 +50,23 @@ var restartPolicy = prop.Property{
 		}
 		return sc
 	},
+	Situations: []prop.Situation{
+		{Name: "killed", Doc: "a kill pre-empted a task's decision (rule 1: Killed)"},
+		{Name: "triggered-or-pause-restart", Doc: "a triggered or pause-induced restart (rule 2: delay 0, empty reason, no attempt)"},
+		{Name: "no-restarts-failed", Doc: "attempts 0 and no successful exit to end on: Not Restarting (rule 3)"},
+		{Name: "no-restarts-success", Doc: "attempts 0 and a successful exit without restart-on-success: Terminated (rule 3)"},
+		{Name: "interval-rolled-over", Doc: "a decision after the interval's end reset the count and the window (rule 4)"},
+		{Name: "unrecoverable-start-error", Doc: "an unrecoverable start error: Not Restarting (rule 5)"},
+		{Name: "recoverable-start-error", Doc: "a recoverable driver start error went to the decision"},
+		{Name: "hook-failure", Doc: "a prestart hook failure went to the decision as a recoverable start error"},
+		{Name: "success-terminated", Doc: "a successful exit without restart-on-success (batch): Terminated (rule 6)"},
+		{Name: "success-restarted", Doc: "a successful exit with restart-on-success (service): restarted within policy"},
+		{Name: "signal-exit", Doc: "an exit with code 0 and a signal: not successful"},
+		{Name: "exceeded-fail", Doc: "attempts exhausted in the interval, mode fail: Not Restarting (rule 7)"},
+		{Name: "exceeded-delay", Doc: "attempts exhausted in the interval, mode delay: Restarting at the interval's end (rule 7)"},
+		{Name: "within-policy", Doc: "Restarting within policy after Delay plus jitter (rule 8)"},
+		{Name: "zero-delay", Doc: "a within-policy restart with Delay 0 (read as 1 ns)"},
+	},
 	New: func(scenario.Scenario) prop.Checker { return newRestartChecker() },
 }
 
@@ -60,6 +77,7 @@ type trackedTask struct {
 	endedAt    time.Time
 	killed     bool
 	restarting uint64
+	success    bool // the last run ended successfully (situations only)
 }
 
 type restartChecker struct {
@@ -109,9 +127,15 @@ func (c *restartChecker) Settled(v *prop.View) {
 	for _, ne := range evs {
 		switch ne.Event.Type {
 		case structs.TaskKilling, structs.TaskKilled, structs.TaskSetupFailure:
+			if t := c.tasks[ne.Key]; t != nil && !t.killed {
+				v.Reach("killed")
+			}
 			c.killed(ne.Key)
 		default:
 			if killRuleEvent(ne.Event.Type) {
+				if t := c.tasks[ne.Key]; t != nil && !t.killed {
+					v.Reach("killed")
+				}
 				c.killed(ne.Key)
 			}
 		}
@@ -138,7 +162,7 @@ func (c *restartChecker) Settled(v *prop.View) {
 			}
 			if t.pending && ts.State == structs.TaskStateDead {
 				// No Restarting or Not Restarting: the decision was Terminated.
-				d := t.tr.GetState(t.endedAt, nil)
+				d := c.decide(v, t, t.endedAt)
 				t.pending = false
 				if d.State != restart.Terminated {
 					v.Violatef(a.ID, name, "restart decision", "Terminated (task dead without a Restarting or Not Restarting event)", describe(d))
@@ -173,6 +197,9 @@ func (c *restartChecker) event(v *prop.View, ne newEvent) {
 	if t == nil {
 		return
 	}
+	if e.Type == structs.TaskRestartSignal || e.Type == structs.TaskPausing {
+		v.Reach("triggered-or-pause-restart")
+	}
 	if e.Type == structs.TaskRestarting {
 		t.restarting++
 	}
@@ -185,8 +212,13 @@ func (c *restartChecker) event(v *prop.View, ne newEvent) {
 		if e.Message != "" {
 			err = errors.New(e.Message)
 		}
-		t.tr.SetExitResult(restart.ExitResult{ExitCode: e.ExitCode, Signal: e.Signal, Err: err})
+		res := restart.ExitResult{ExitCode: e.ExitCode, Signal: e.Signal, Err: err}
+		t.tr.SetExitResult(res)
 		t.pending, t.endedAt = true, at
+		t.success = res.Successful()
+		if e.ExitCode == 0 && e.Signal != 0 {
+			v.Reach("signal-exit")
+		}
 	case structs.TaskDriverFailure:
 		rec := false
 		if _, tg := groupOf(v, k.Alloc); tg != nil {
@@ -196,16 +228,22 @@ func (c *restartChecker) event(v *prop.View, ne newEvent) {
 		}
 		t.tr.SetStartError(errors.New(e.DriverError), rec)
 		t.pending, t.endedAt = true, at
+		t.success = false
+		if rec {
+			v.Reach("recoverable-start-error")
+		}
 	case structs.TaskHookFailed:
 		t.tr.SetStartError(errors.New(e.Message), true)
 		t.pending, t.endedAt = true, at
+		t.success = false
+		v.Reach("hook-failure")
 	case structs.TaskRestarting, structs.TaskNotRestarting:
 		if !t.pending {
 			v.Violatef(k.Alloc, k.Task, "event "+e.Type, "without a run end before it", "a decision only after a run ends (exit or start error)")
 			return
 		}
 		t.pending = false
-		d := t.tr.GetState(at, nil)
+		d := c.decide(v, t, at)
 		if string(d.State) != e.Type || d.Reason != e.RestartReason {
 			v.Violatef(k.Alloc, k.Task, "restart decision", e.Type+" ("+e.RestartReason+")", describe(d))
 			return
@@ -233,6 +271,39 @@ func (c *restartChecker) event(v *prop.View, ne newEvent) {
 			}
 		}
 	}
+}
+
+// decide is t's tracker decision at at (GetState), counting the AR-7
+// rule that made it.
+func (c *restartChecker) decide(v *prop.View, t *trackedTask, at time.Time) restart.Decision {
+	ws, n := t.tr.WindowStart(), t.tr.Count()
+	d := t.tr.GetState(at, nil)
+	if n > 0 && !t.tr.WindowStart().Equal(ws) {
+		v.Reach("interval-rolled-over")
+	}
+	switch {
+	case d.Reason == restart.ReasonNoRestartsAllowed && d.State == restart.Terminated:
+		v.Reach("no-restarts-success")
+	case d.Reason == restart.ReasonNoRestartsAllowed:
+		v.Reach("no-restarts-failed")
+	case d.Reason == restart.ReasonUnrecoverableError:
+		v.Reach("unrecoverable-start-error")
+	case d.Reason == restart.ReasonSuccessfulTermination:
+		v.Reach("success-terminated")
+	case d.Reason == restart.ReasonDelay:
+		v.Reach("exceeded-delay")
+	case d.Reason == restart.ReasonWithinPolicy:
+		v.Reach("within-policy")
+		if t.delay == 0 {
+			v.Reach("zero-delay")
+		}
+		if t.success {
+			v.Reach("success-restarted")
+		}
+	case d.State == restart.NotRestarting && d.ConsumesAttempt:
+		v.Reach("exceeded-fail")
+	}
+	return d
 }
 
 func describe(d restart.Decision) string {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/model/status"
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -27,9 +28,20 @@ var clientStatus = prop.Property{
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		return scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 10 * time.Minute, MaxCalls: 3, Exclude: env.Exclude()})
 	},
+	Situations: []prop.Situation{
+		{Name: "failed", Doc: "a dead failed task: failed (Failed tasks)"},
+		{Name: "failed-over-running", Doc: "a dead failed task while another runs: failed wins over running"},
+		{Name: "running", Doc: "no failed task and one running: running"},
+		{Name: "pending", Doc: "none failed or running and one pending: pending"},
+		{Name: "pending-over-dead", Doc: "pending and dead tasks, none running or failed: pending wins over complete"},
+		{Name: "complete", Doc: "every task dead, none failed: complete"},
+		{Name: "status-without-task-states", Doc: "a ClientStatus with no task state to derive it from (SetClientStatus, a failed placement, the minimal runner)"},
+		{Name: "terminal-all-finished", Doc: "a client-terminal alloc whose every task has FinishedAt"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		return prop.Checks{OnSettled: func(v *prop.View) {
 			for _, a := range v.Allocs() {
+				reachStatus(v, a)
 				want, desc := status.ClientStatus(a.TaskStates)
 				if want == "" {
 					continue
@@ -45,4 +57,46 @@ var clientStatus = prop.Property{
 			}
 		}}
 	},
+}
+
+// reachStatus counts which AR-8 rule a's task states select, and a
+// client-terminal alloc whose tasks all finished.
+func reachStatus(v *prop.View, a *structs.Allocation) {
+	var failed, running, pending, dead, unfinished bool
+	for _, s := range a.TaskStates {
+		if s == nil {
+			continue
+		}
+		switch s.State {
+		case structs.TaskStateDead:
+			failed = failed || s.Failed
+			dead = dead || !s.Failed
+		case structs.TaskStateRunning:
+			running = true
+		case structs.TaskStatePending:
+			pending = true
+		}
+		unfinished = unfinished || s.FinishedAt.IsZero()
+	}
+	switch {
+	case failed:
+		v.Reach("failed")
+		if running {
+			v.Reach("failed-over-running")
+		}
+	case running:
+		v.Reach("running")
+	case pending:
+		v.Reach("pending")
+		if dead {
+			v.Reach("pending-over-dead")
+		}
+	case dead:
+		v.Reach("complete")
+	case a.ClientStatus != "":
+		v.Reach("status-without-task-states")
+	}
+	if a.ClientTerminal() && len(a.TaskStates) > 0 && !unfinished {
+		v.Reach("terminal-all-finished")
+	}
 }

@@ -44,8 +44,17 @@ var updateQueue = prop.Property{
 			mkJob("job1", typ, structs.NewRestartPolicy(0, 5*time.Minute, time.Second, structs.RestartPolicyModeFail), tasks...))
 		return sc
 	},
+	Situations: []prop.Situation{
+		{Name: "newly-server-terminal", Doc: "an update made a running alloc server-terminal: every task is killed"},
+		{Name: "kill-keeps-handler-busy", Doc: "a task got Killing while the stop's handling still runs"},
+		{Name: "newer-replaces-queued", Doc: "a newer update arrived while one was being handled (queued)"},
+		{Name: "older-than-queued", Doc: "an update with a lower AllocModifyIndex than the queued one (dropped)"},
+		{Name: "already-server-terminal", Doc: "an update of an alloc already server-terminal (no second kill)"},
+		{Name: "after-waitch-closed", Doc: "an update after WaitCh closed (ignored)"},
+		{Name: "non-terminal-update", Doc: "an update of a non-terminal alloc (stored, update hooks run, passed to every TR)"},
+	},
 	New: func(sc scenario.Scenario) prop.Checker {
-		c := &updateChecker{at: sc.Start.Add(sc.Duration.D() / 4)}
+		c := &updateChecker{at: sc.Start.Add(sc.Duration.D() / 4), first: map[string]uint64{}}
 		return prop.Checks{OnSettled: c.settled, OnFinal: c.settled}
 	},
 }
@@ -59,9 +68,11 @@ type updateChecker struct {
 	older   uint64              // the dropped update's index (queue variant)
 	ignored uint64              // the index WaitCh-closed updates must leave (closed variant)
 	done    bool
+	first   map[string]uint64 // alloc → the server's first AllocModifyIndex (situations only)
 }
 
 func (c *updateChecker) settled(v *prop.View) {
+	c.reachServerUpdates(v)
 	if c.ar != nil {
 		got := c.ar.Alloc().AllocModifyIndex
 		switch {
@@ -95,6 +106,7 @@ func (c *updateChecker) settled(v *prop.View) {
 			u := withIndex(cur, cur.AllocModifyIndex+10)
 			u.DesiredStatus = structs.AllocDesiredStatusStop
 			c.alloc, c.ar, c.ignored, c.done = a.ID, ar, cur.AllocModifyIndex, true
+			v.Reach("after-waitch-closed")
 			v.World.Do(func() { ar.Update(u) })
 			return
 		default:
@@ -108,6 +120,7 @@ func (c *updateChecker) settled(v *prop.View) {
 		stop := withIndex(cur, cur.AllocModifyIndex+1)
 		stop.DesiredStatus = structs.AllocDesiredStatusStop
 		c.alloc, c.ar, c.stop, c.base, c.done = a.ID, ar, stop, cur.AllocModifyIndex, true
+		v.Reach("newly-server-terminal")
 		v.World.Do(func() { ar.Update(stop) })
 		return
 	}
@@ -134,10 +147,31 @@ func (c *updateChecker) queue(v *prop.View) {
 	}
 	stop, ar := c.stop, c.ar
 	c.older = c.base + 10
+	for _, s := range []string{"kill-keeps-handler-busy", "newer-replaces-queued", "older-than-queued", "already-server-terminal"} {
+		v.Reach(s)
+	}
 	v.World.Do(func() {
 		ar.Update(withIndex(stop, c.base+20))
 		ar.Update(withIndex(stop, c.base+10))
 	})
+}
+
+// reachServerUpdates counts a server update of a non-terminal alloc: its
+// AllocModifyIndex moved on while it is not server-terminal.
+func (c *updateChecker) reachServerUpdates(v *prop.View) {
+	for _, a := range v.Allocs() {
+		sa := v.ServerAlloc(a.ID)
+		if sa == nil {
+			continue
+		}
+		first, ok := c.first[a.ID]
+		switch {
+		case !ok:
+			c.first[a.ID] = sa.AllocModifyIndex
+		case sa.AllocModifyIndex != first && !sa.ServerTerminal():
+			v.Reach("non-terminal-update")
+		}
+	}
 }
 
 func hasEvent(ts *structs.TaskState, typ string) bool {

@@ -32,16 +32,20 @@ const VisualizationSuffix = ".porcupine.html"
 // with the run's faults and crashes, is written among the failure's
 // artifacts.
 var linearizable = prop.Property{
-	ID:     "HOOKRES-2/history-linearizable",
-	Specs:  []string{"HOOKRES-2", "HOOKRES-3", "HOOKRES-4"},
-	Doc:    "while restores race the CSI prerun, every prestart reads the empty or the complete mount map (each alloc's hook-resource history is linearizable), and a missing mount is the recoverable `No CSI Mount Point found for volume: <alias>`",
-	Faults: classes,
-	Draw:   drawRestores,
+	ID:         "HOOKRES-2/history-linearizable",
+	Specs:      []string{"HOOKRES-2", "HOOKRES-3", "HOOKRES-4"},
+	Doc:        "while restores race the CSI prerun, every prestart reads the empty or the complete mount map (each alloc's hook-resource history is linearizable), and a missing mount is the recoverable `No CSI Mount Point found for volume: <alias>`",
+	Faults:     classes,
+	Draw:       drawRestores,
+	Situations: situations,
 	New: func(sc scenario.Scenario) prop.Checker {
 		feed := prop.NewEventFeed()
 		return prop.Checks{
 			OnSettled: func(v *prop.View) { checkMissingMounts(v, feed) },
-			OnFinal:   func(v *prop.View) { checkHistories(v, sc.Start) },
+			OnFinal: func(v *prop.View) {
+				reach(v)
+				checkHistories(v, sc.Start)
+			},
 		}
 	},
 }

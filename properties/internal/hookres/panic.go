@@ -14,14 +14,15 @@ import (
 // that does not crashes the test binary, which fails the run just as
 // surely (without the suite's report).
 var noNilRead = prop.Property{
-	ID:     "HOOKRES-4/no-nil-read",
-	Specs:  []string{"HOOKRES-4", "HOOKRES-1", "HOOKRES-3"},
-	Doc:    "while restores race the CSI prerun (mounts that block or fail, crashes, stops), no prestart hook reads nil hook resources or panics",
-	Faults: classes,
-	Draw:   drawRestores,
+	ID:         "HOOKRES-4/no-nil-read",
+	Specs:      []string{"HOOKRES-4", "HOOKRES-1", "HOOKRES-3"},
+	Doc:        "while restores race the CSI prerun (mounts that block or fail, crashes, stops), no prestart hook reads nil hook resources or panics",
+	Faults:     classes,
+	Draw:       drawRestores,
+	Situations: situations,
 	New: func(scenario.Scenario) prop.Checker {
 		f := prop.NewEventFeed()
-		return prop.Checks{OnSettled: func(v *prop.View) {
+		return prop.Checks{OnFinal: reach, OnSettled: func(v *prop.View) {
 			for _, ne := range f.Next(v) {
 				if hook, msg, ok := panicked(ne.Event); ok {
 					v.Violatef(ne.Key.Alloc, ne.Key.Task, "prestart hook "+hook, msg, "no panic: hook resources are never nil, a missing mount is `"+

@@ -50,8 +50,10 @@ var eventsExact = prop.Property{
 		s.Side = d.Bool("side")
 		return s.Build()
 	},
+	Situations: eventSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
 		o := timeline.New(sc, "sj", work)
+		er := newEventReach(sc, o)
 		type want struct {
 			at           time.Time
 			typ, display string
@@ -73,6 +75,7 @@ var eventsExact = prop.Property{
 		}
 		next := 0
 		return prop.Checks{OnSettled: func(v *prop.View) {
+			er.settled(v)
 			for _, r := range v.New {
 				if r.Kind != trace.KindTaskEvent || r.Task != work || (r.Msg != structs.TaskPausing && r.Msg != structs.TaskRunning) {
 					continue
@@ -125,6 +128,7 @@ var apiStates = prop.Property{
 		sortCalls(sc.Calls)
 		return sc
 	},
+	Situations: apiSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
 		o := timeline.New(sc, "sj", work)
 		return prop.Checks{OnSettled: func(v *prop.View) {
@@ -132,6 +136,7 @@ var apiStates = prop.Property{
 				if r.Kind != trace.KindAPI {
 					continue
 				}
+				reachAPI(v, o, r)
 				state, e := timeline.APIResult(r)
 				var want, got string
 				switch {

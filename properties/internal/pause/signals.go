@@ -27,6 +27,7 @@ var signals = prop.Property{
 		sortCalls(s.Calls)
 		return s.Build()
 	},
+	Situations: signalSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
 		o := timeline.New(sc, "sj", work)
 		type pending struct {
@@ -35,7 +36,7 @@ var signals = prop.Property{
 			alloc     string
 		}
 		var want []pending
-		return prop.Checks{OnSettled: func(v *prop.View) {
+		check := prop.Checks{OnSettled: func(v *prop.View) {
 			for _, r := range v.New {
 				switch {
 				case r.Kind == trace.KindAPI && r.Op == string(scenario.OpSignal):
@@ -80,5 +81,6 @@ var signals = prop.Property{
 				}
 			}
 		}}
+		return sched.Both(check, newSignalReach(sc).checker())
 	},
 }

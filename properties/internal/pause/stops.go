@@ -87,7 +87,10 @@ var stopAtWindowEnd = prop.Property{
 	Draw: func(d *prop.Drawer, _ prop.Env) scenario.Scenario {
 		return windowed(d, d.IntRange("run min", 6, 20), 0).Build()
 	},
-	New: func(sc scenario.Scenario) prop.Checker { return sched.Both(stopSeq(false), sched.RunChecker(sc, 0)) },
+	Situations: stopSituations,
+	New: func(sc scenario.Scenario) prop.Checker {
+		return sched.Both(sched.Both(stopSeq(false), sched.RunChecker(sc, 0)), newStopReach(sc).checker())
+	},
 }
 
 // noAttempt: PAUSE-6 with a policy that allows no (or one) restart.
@@ -105,7 +108,10 @@ var noAttempt = prop.Property{
 		}
 		return s.Build()
 	},
-	New: func(sc scenario.Scenario) prop.Checker { return sched.Both(stopSeq(true), sched.RunChecker(sc, 0)) },
+	Situations: attemptSituations,
+	New: func(sc scenario.Scenario) prop.Checker {
+		return sched.Both(sched.Both(stopSeq(true), sched.RunChecker(sc, 0)), newAttemptReach(sc).checker())
+	},
 }
 
 // scheduleChange: PAUSE-7.
@@ -133,6 +139,7 @@ var scheduleChange = prop.Property{
 			Op: scenario.OpUpdateSchedule, Job: "sj", Task: work, Schedule: ns})
 		return s.Build()
 	},
+	Situations: changeSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
 		var first string
 		same := prop.Checks{OnSettled: func(v *prop.View) {
@@ -146,7 +153,7 @@ var scheduleChange = prop.Property{
 				}
 			}
 		}}
-		return sched.Both(same, sched.RunChecker(sc, 0))
+		return sched.Both(sched.Both(same, sched.RunChecker(sc, 0)), newChangeReach(sc).checker())
 	},
 }
 
@@ -167,10 +174,11 @@ var restoreOverrides = prop.Property{
 		}
 		return sc
 	},
+	Situations: restoreSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
 		call := sc.Start.Add(sc.Calls[0].At.D())
 		want := sc.Calls[0].Op.ScheduleState()
-		return prop.Checks{OnSettled: func(v *prop.View) {
+		check := prop.Checks{OnSettled: func(v *prop.View) {
 			if !v.Now().After(call.Add(5 * time.Second)) {
 				return
 			}
@@ -193,5 +201,6 @@ var restoreOverrides = prop.Property{
 				}
 			}
 		}}
+		return sched.Both(check, newRestoreReach(sc).checker())
 	},
 }

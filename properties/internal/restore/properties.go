@@ -61,11 +61,23 @@ var noSecondStarted = prop.Property{
 	Faults:   []faults.Class{faults.ClientCrash},
 	Draw:     drawCrashes,
 	Liveness: 30 * time.Second,
+	Situations: []prop.Situation{
+		{Name: "recovered-running", Doc: "a task running at the crash recovered its handle: running, no Started"},
+		{Name: "sidecar-recovered", Doc: "a poststart sidecar recovered its handle"},
+		{Name: "crash-before-start", Doc: "a task not started yet at the crash: its first Started comes after the restore"},
+		{Name: "crash-during-prestart-task", Doc: "a prestart task running at the crash"},
+		{Name: "restored-dead-task", Doc: "a task dead at the crash (a completed prestart task) restored dead: no Started"},
+		{Name: "several-allocs", Doc: "two allocs restored at once"},
+		{Name: "several-crashes", Doc: "a second crash and restore"},
+		{Name: "recover-failure", Doc: "RecoverTask failed for a running task: Failed Restoring Task, wait for the server"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		received := map[key]int{}
 		runningRun := map[key]bool{} // a Started not yet followed by a run end
+		crashes := 0
 		return prop.Checks{OnSettled: func(v *prop.View) {
+			crashes += reachCrash(v, crashes)
 			for _, ne := range f.Next(v) {
 				switch t := ne.Event.Type; {
 				case t == structs.TaskReceived:
@@ -98,16 +110,68 @@ var acknowledgedSurvives = prop.Property{
 	Faults:   []faults.Class{faults.ClientCrash},
 	Draw:     drawCrashes,
 	Liveness: time.Minute,
+	Situations: []prop.Situation{
+		{Name: "acked-at-crash", Doc: "the server's newest state of an alloc was acknowledged (persisted) when the client crashed"},
+		{Name: "unacked-at-crash", Doc: "the server's newest state of an alloc was not yet acknowledged at the crash"},
+		{Name: "call-in-flight-at-crash", Doc: "an UpdateAlloc was in flight at the crash: its acknowledgement never written"},
+		{Name: "changed-after-restore", Doc: "the first update after the restart carries a changed state"},
+		{Name: "unchanged-not-resent", Doc: "an alloc acknowledged before the crash and unchanged after it: nothing re-sent"},
+		{Name: "no-task-state-at-crash", Doc: "an alloc with no task state persisted at the crash: its bucket is deleted, skipped"},
+		{Name: "task-runs-again", Doc: "a task that should run runs again after restore and healing"},
+		{Name: "ack-write-failed", Doc: "an acknowledged_state write failed (logged)"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
-		c := &ackChecker{ackAt: map[string]time.Time{}, acked: map[string]int{}, watch: map[string]int{}}
+		c := &ackChecker{ackAt: map[string]time.Time{}, acked: map[string]int{}, watch: map[string]int{}, stated: map[string]bool{}}
 		return prop.Checks{OnSettled: c.settled, OnFinal: c.final}
 	},
 }
 
+// reachCrash counts what the tasks were doing at a crash of this
+// instant, and their recoveries; it returns how many crashes it saw.
+func reachCrash(v *prop.View, before int) int {
+	n := 0
+	for _, r := range v.New {
+		switch {
+		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientCrash:
+			if n++; before+n > 1 {
+				v.Reach("several-crashes")
+			}
+			allocs := v.Allocs()
+			if len(allocs) > 1 {
+				v.Reach("several-allocs")
+			}
+			for _, a := range allocs {
+				for name, ts := range a.TaskStates {
+					t := v.Task(a.ID, name)
+					switch {
+					case ts == nil || t == nil:
+					case ts.State == structs.TaskStatePending && ts.StartedAt.IsZero():
+						v.Reach("crash-before-start")
+					case ts.State == structs.TaskStateRunning && t.IsPrestart():
+						v.Reach("crash-during-prestart-task")
+					case ts.State == structs.TaskStateDead:
+						v.Reach("restored-dead-task")
+					}
+				}
+			}
+		case r.Kind == trace.KindDriver && r.Op == "RecoverTask" && r.Msg == "ok":
+			v.Reach("recovered-running")
+			if t := v.Task(r.Alloc, r.Task); t != nil && t.IsSidecar() {
+				v.Reach("sidecar-recovered")
+			}
+		case r.Kind == trace.KindDriver && r.Op == "RecoverTask" && r.Msg != "already_tracked":
+			v.Reach("recover-failure")
+		}
+	}
+	return n
+}
+
 type ackChecker struct {
-	ackAt map[string]time.Time // alloc → last acknowledged_state write
-	acked map[string]int       // alloc → History length acknowledged at the last crash
-	watch map[string]int       // alloc → History length at the last crash, if its last entry was acknowledged
+	ackAt   map[string]time.Time // alloc → last acknowledged_state write
+	acked   map[string]int       // alloc → History length acknowledged at the last crash
+	watch   map[string]int       // alloc → History length at the last crash, if its last entry was acknowledged
+	stated  map[string]bool      // alloc → a task_state was persisted (situations only)
+	crashes int                  // crashes seen (situations only)
 }
 
 func (c *ackChecker) settled(v *prop.View) {
@@ -115,7 +179,12 @@ func (c *ackChecker) settled(v *prop.View) {
 		switch {
 		case r.Kind == trace.KindStateDB && r.Op == "put acknowledged_state" && r.Msg == "ok":
 			c.ackAt[r.Alloc] = r.At
+		case r.Kind == trace.KindStateDB && r.Op == "put acknowledged_state":
+			v.Reach("ack-write-failed")
+		case r.Kind == trace.KindStateDB && r.Op == "put task_state" && r.Msg == "ok":
+			c.stated[r.Alloc] = true
 		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientCrash:
+			c.reachCrash(v, r.At)
 			c.crashed(v)
 		}
 	}
@@ -126,6 +195,9 @@ func (c *ackChecker) settled(v *prop.View) {
 			continue
 		}
 		delete(c.watch, id)
+		if !sameState(h[n].State, h[n-1].State) {
+			v.Reach("changed-after-restore")
+		}
 		if sameState(h[n].State, h[n-1].State) {
 			v.Violatef(id, "", "first update received after the restart", "the state acknowledged before the crash", "not re-sent (STATE-3 (5))")
 			return
@@ -149,7 +221,35 @@ func (c *ackChecker) crashed(v *prop.View) {
 	}
 }
 
+// reachCrash counts what a crash at instant at leaves unacknowledged.
+func (c *ackChecker) reachCrash(v *prop.View, at time.Time) {
+	c.crashes++
+	for _, a := range v.Allocs() {
+		if !c.stated[a.ID] {
+			v.Reach("no-task-state-at-crash")
+		}
+		h := v.World.Server().History(a.ID)
+		if len(h) == 0 {
+			continue
+		}
+		if t, ok := c.ackAt[a.ID]; ok && !t.Before(h[len(h)-1].CommittedAt) {
+			v.Reach("acked-at-crash")
+		} else {
+			v.Reach("unacked-at-crash")
+		}
+	}
+	inc, _ := v.World.Incarnation()
+	for _, call := range v.World.SyncCalls(0) {
+		if call.Incarnation == inc && call.InFlight(at) {
+			v.Reach("call-in-flight-at-crash")
+		}
+	}
+}
+
 func (c *ackChecker) final(v *prop.View) {
+	if len(c.watch) > 0 {
+		v.Reach("unchanged-not-resent")
+	}
 	for _, a := range v.Allocs() {
 		if sa := v.ServerAlloc(a.ID); sa == nil || sa.ServerTerminal() {
 			continue
@@ -163,6 +263,9 @@ func (c *ackChecker) final(v *prop.View) {
 			if ts.State != structs.TaskStateRunning {
 				v.Violatef(a.ID, name, "task state after restore and healing", ts.State, "running (it should run)")
 				return
+			}
+			if c.crashes > 0 {
+				v.Reach("task-runs-again")
 			}
 		}
 	}

@@ -105,7 +105,8 @@ var dstTransitions = prop.Property{
 		return Spec{Start: tr.At.Add(-span - 20*time.Minute).Truncate(time.Minute), Duration: span + 65*time.Minute,
 			LocalZone: local, Cron: cron, Config: cfg}.Build()
 	},
-	New: func(sc scenario.Scenario) prop.Checker { return RunChecker(sc, latencyOf(sc)) },
+	Situations: dstSituations,
+	New:        func(sc scenario.Scenario) prop.Checker { return Both(RunChecker(sc, latencyOf(sc)), reachDST(sc)) },
 }
 
 // latencyOf is the scheduled task's configured start latency.
@@ -155,5 +156,6 @@ var shortDSTDay = prop.Property{
 			Cron:   &schedule.Cron{Start: daily(open.Minute(), open.Hour()), End: at(shut.Minute(), shut.Hour()), Timezone: tz},
 			Config: killAfter(d)}.Build()
 	},
-	New: func(sc scenario.Scenario) prop.Checker { return RunChecker(sc, 0) },
+	Situations: shortDaySituations,
+	New:        func(sc scenario.Scenario) prop.Checker { return Both(RunChecker(sc, 0), reachShortDay(sc)) },
 }

@@ -44,6 +44,7 @@ var noFutureStart = prop.Property{
 			Cron:   &schedule.Cron{Start: prop.Pick(d, "start expr", noFutureStarts), End: at(d.IntRange("end m", 0, 59), d.IntRange("end h", 0, 23)), Timezone: tz},
 			Config: killAfter(d), Calls: Calls(d, 3, 2, 20)}.Build()
 	},
+	Situations: noFutureSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
 		o := timeline.New(sc, jobID, taskName)
 		firstCall := sc.End()
@@ -82,7 +83,7 @@ var noFutureStart = prop.Property{
 				v.Violatef("", taskName, "Task hook message \""+pause.MsgNoFutureStart+"\" count", msgs, 1)
 			}
 		}}
-		return Both(RunChecker(sc, 0), check)
+		return Both(Both(RunChecker(sc, 0), check), reachNoFuture(sc))
 	},
 }
 
@@ -102,9 +103,10 @@ var ceRejects = prop.Property{
 		}
 		return s.Build()
 	},
+	Situations: ceSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
 		rejected := 0
-		return prop.Checks{OnSettled: func(v *prop.View) {
+		check := prop.Checks{OnSettled: func(v *prop.View) {
 			for _, r := range v.New {
 				switch {
 				case r.Kind == trace.KindJob && r.Op == "register":
@@ -127,5 +129,6 @@ var ceRejects = prop.Property{
 				v.Violatef("", "", "job rejections", rejected, 1)
 			}
 		}}
+		return Both(check, reachCE(sc))
 	},
 }

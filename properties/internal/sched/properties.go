@@ -39,7 +39,8 @@ var insideWindows = prop.Property{
 		return Spec{Start: start, Duration: time.Duration(mins) * time.Minute, LocalZone: local, Timezone: tz,
 			Cron: cron, Config: killAfter(d), Side: d.Bool("side"), Calls: Calls(d, 3, 1, mins)}.Build()
 	},
-	New: func(sc scenario.Scenario) prop.Checker { return RunChecker(sc, 0) },
+	Situations: insideSituations,
+	New:        func(sc scenario.Scenario) prop.Checker { return Both(RunChecker(sc, 0), reachInside(sc)) },
 }
 
 // windowStartInstant: SCHED-10's "the start instant is outside".
@@ -56,7 +57,8 @@ var windowStartInstant = prop.Property{
 		return Spec{Start: open.Add(-before), Duration: before + d.Duration("after", time.Minute, 5*time.Minute, time.Minute),
 			LocalZone: local, Cron: &schedule.Cron{Start: daily(m, h), End: at(em, eh), Timezone: tz}, Config: killAfter(d)}.Build()
 	},
-	New: func(sc scenario.Scenario) prop.Checker { return RunChecker(sc, 0) },
+	Situations: startSituations,
+	New:        func(sc scenario.Scenario) prop.Checker { return Both(RunChecker(sc, 0), reachStart(sc)) },
 }
 
 // overnight: SCHED-10's overnight windows and start == end.
@@ -80,7 +82,8 @@ var overnight = prop.Property{
 		return Spec{Start: openL.Add(-3 * time.Minute), Duration: shut.Sub(openL) + 6*time.Minute, LocalZone: local,
 			Cron: &schedule.Cron{Start: daily(m, h), End: at(em, eh), Timezone: tz}, Config: killAfter(d)}.Build()
 	},
-	New: func(sc scenario.Scenario) prop.Checker { return RunChecker(sc, 0) },
+	Situations: overnightSituations,
+	New:        func(sc scenario.Scenario) prop.Checker { return Both(RunChecker(sc, 0), reachOvernight(sc)) },
 }
 
 // severalStarts: SCHED-10's "earliest start of the last 24 h".
@@ -104,7 +107,8 @@ var severalStarts = prop.Property{
 		return Spec{Start: first.Add(-2 * time.Minute), Duration: time.Duration(b-a+5) * time.Minute, LocalZone: local,
 			Cron: cron, Config: killAfter(d)}.Build()
 	},
-	New: func(sc scenario.Scenario) prop.Checker { return RunChecker(sc, 0) },
+	Situations: severalSituations,
+	New:        func(sc scenario.Scenario) prop.Checker { return Both(RunChecker(sc, 0), reachSeveral(sc)) },
 }
 
 func killAfter(d *prop.Drawer) map[string]any {

@@ -3,6 +3,7 @@ package syncing
 import (
 	"slices"
 
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -33,9 +34,19 @@ var nothingBeforeContact = prop.Property{
 		}
 		return sc
 	},
+	Situations: []prop.Situation{
+		{Name: "first-pull-fails", Doc: "an incarnation's first alloc pull failed: the contact comes later"},
+		{Name: "pushed-before-contact", Doc: "states pushed before the servers were contacted: held back"},
+		{Name: "restored-before-contact", Doc: "a restarted client with states to send before its first successful pull"},
+		{Name: "first-call-at-contact", Doc: "an UpdateAlloc starting at the contact's instant (ordered after it)"},
+		{Name: "never-contacted", Doc: "an incarnation that never contacted the servers: it sends nothing"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		var feed callFeed
+		ps := newPushes()
+		started := map[int]bool{}
 		return prop.Checks{OnSettled: func(v *prop.View) {
+			reachContact(v, ps.next(v), started)
 			for _, e := range feed.next(v.World) {
 				call := e.Call
 				if e.Return || !call.Live {
@@ -43,6 +54,9 @@ var nothingBeforeContact = prop.Property{
 				}
 				contact, ok := v.World.FirstContact(call.Incarnation)
 				if ok && contact.Seq < call.Seq {
+					if call.Start.Equal(contact.At) {
+						v.Reach("first-call-at-contact")
+					}
 					continue
 				}
 				got := "before any (none yet)"
@@ -59,8 +73,36 @@ var nothingBeforeContact = prop.Property{
 					Got: got, Want: "after it (servers contacted)"})
 				return
 			}
+		}, OnFinal: func(v *prop.View) {
+			for inc := range started {
+				if _, ok := v.World.FirstContact(inc); !ok {
+					v.Reach("never-contacted")
+				}
+			}
 		}}
 	},
+}
+
+// reachContact counts what happens in an incarnation before its first
+// contact; started collects the incarnations seen running.
+func reachContact(v *prop.View, pushed []string, started map[int]bool) {
+	inc, running := v.World.Incarnation()
+	if !running {
+		return
+	}
+	started[inc] = true
+	if _, ok := v.World.FirstContact(inc); ok {
+		return
+	}
+	if len(rpcRecords(v.New, structs.RPCNodeGetClientAllocs, "fail")) > 0 {
+		v.Reach("first-pull-fails")
+	}
+	if len(pushed) > 0 {
+		v.Reach("pushed-before-contact")
+		if inc > 1 {
+			v.Reach("restored-before-contact")
+		}
+	}
 }
 
 // contactFaults are syncFaults without clock jumps, which only move the

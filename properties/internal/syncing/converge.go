@@ -40,6 +40,15 @@ var converges = prop.Property{
 		return sc
 	},
 	Liveness: time.Minute,
+	Situations: []prop.Situation{
+		{Name: "pending-at-heal", Doc: "an alloc whose latest state had not reached the server when the faults healed"},
+		{Name: "converged-at-heal", Doc: "an alloc whose latest state the server already had when the faults healed"},
+		{Name: "retry-pending-at-heal", Doc: "an UpdateAlloc failed under 10s before healing: its retry comes after"},
+		{Name: "call-in-flight-at-heal", Doc: "an UpdateAlloc in flight when the faults healed"},
+		{Name: "changed-after-heal", Doc: "an alloc's state changed in the liveness phase"},
+		{Name: "failures-to-the-end", Doc: "RPC failures drawn for the whole scenario, up to the healing"},
+		{Name: "partition-healed", Doc: "a partition in the run, healed"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		c := &convergeChecker{pushed: map[string][]pushedState{}}
 		return prop.Checks{OnSettled: c.settled, OnFinal: c.final}
@@ -55,9 +64,14 @@ type pushedState struct {
 type convergeChecker struct {
 	pushed map[string][]pushedState // alloc → the distinct states the runner pushed, in order
 	ids    []string                 // allocs in the order first seen (sorted per instant)
+	healed bool                     // the liveness phase was seen (situations only)
 }
 
 func (c *convergeChecker) settled(v *prop.View) {
+	if v.Phase == prop.Liveness && !c.healed {
+		c.healed = true
+		c.reachHeal(v)
+	}
 	for _, a := range v.Allocs() {
 		st := a.ClientState()
 		h := c.pushed[a.ID]
@@ -67,7 +81,46 @@ func (c *convergeChecker) settled(v *prop.View) {
 		if n := len(h); n > 0 && equal(h[n-1].state, st) {
 			continue
 		}
+		if c.healed {
+			v.Reach("changed-after-heal")
+		}
 		c.pushed[a.ID] = append(h, pushedState{at: v.Now(), state: st})
+	}
+}
+
+// reachHeal counts, at the first instant after healing, where the sync
+// stood.
+func (c *convergeChecker) reachHeal(v *prop.View) {
+	srv := v.World.Server()
+	for _, id := range c.ids {
+		h := c.pushed[id]
+		got := srv.History(id)
+		if len(h) == 0 || srv.Alloc(id) == nil {
+			continue
+		}
+		if reached(got, h[len(h)-1:]) {
+			v.Reach("converged-at-heal")
+		} else {
+			v.Reach("pending-at-heal")
+		}
+	}
+	now := v.Now()
+	calls := v.World.SyncCalls(0)
+	for _, call := range calls {
+		if call.InFlight(now) {
+			v.Reach("call-in-flight-at-heal")
+		}
+	}
+	if n := len(calls); n > 0 && calls[n-1].Returned && calls[n-1].Err != "" && now.Sub(calls[n-1].Return) < retryMax {
+		v.Reach("retry-pending-at-heal")
+	}
+	for _, f := range v.Scenario.Faults {
+		switch {
+		case f.Class == faults.RPCFailure && f.At == 0 && f.For == 0:
+			v.Reach("failures-to-the-end")
+		case f.Class == faults.RPCPartition:
+			v.Reach("partition-healed")
+		}
 	}
 }
 

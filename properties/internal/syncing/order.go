@@ -7,6 +7,7 @@ import (
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
+	"github.com/allocsim/allocsim/sim/trace"
 )
 
 // Properties lists the package's properties in suite order.
@@ -31,14 +32,28 @@ var neverOlder = prop.Property{
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		return scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 8 * time.Minute, MaxCalls: 2, Exclude: env.Exclude()})
 	},
+	Situations: []prop.Situation{
+		{Name: "failed-call", Doc: "an UpdateAlloc failed: its entries are re-inserted unless a newer one arrived"},
+		{Name: "newer-during-failed-call", Doc: "a newer state of an alloc pushed while a call carrying an older one failed: the newer one kept"},
+		{Name: "failed-after-delay", Doc: "a call that failed after the network held it (latency, partition): dropped, never delivered late"},
+		{Name: "partition", Doc: "a partition cut the client off from the servers"},
+		{Name: "several-updates", Doc: "the server received several states of one alloc"},
+		{Name: "restarts-rise", Doc: "the server received a task's Restarts rising"},
+		{Name: "finished-received", Doc: "the server received a finished task (FinishedAt), then a later state of its alloc"},
+		{Name: "pull-during-update", Doc: "an alloc pull answered while an UpdateAlloc was in flight"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		seen := map[string]int{}
+		var feed callFeed
+		ps := newPushes()
 		return prop.Checks{OnFinal: checkServerView, OnSettled: func(v *prop.View) {
+			reachOrder(v, &feed, ps)
 			srv := v.World.Server()
 			for _, a := range srv.Allocs() {
 				h := srv.History(a.ID)
 				for i := max(seen[a.ID], 1); i < len(h); i++ {
 					prev, cur := h[i-1], h[i]
+					v.Reach("several-updates")
 					if cur.At.Before(prev.At) {
 						v.Violatef(a.ID, "", "receive time of update "+itoa(i), cur.At.UTC(), "not before "+prev.At.UTC().String())
 						return
@@ -48,6 +63,12 @@ var neverOlder = prop.Property{
 						old := prev.State.TaskStates[name]
 						if old == nil || ts == nil {
 							continue
+						}
+						if ts.Restarts > old.Restarts {
+							v.Reach("restarts-rise")
+						}
+						if !old.FinishedAt.IsZero() {
+							v.Reach("finished-received")
 						}
 						switch {
 						case ts.Restarts < old.Restarts:
@@ -67,4 +88,34 @@ var neverOlder = prop.Property{
 			}
 		}}
 	},
+}
+
+// reachOrder counts the faults and overlaps a run of neverOlder meets.
+func reachOrder(v *prop.View, feed *callFeed, ps *pushes) {
+	ps.next(v)
+	for _, e := range feed.next(v.World) {
+		if !e.Return || e.Call.OK() {
+			continue
+		}
+		v.Reach("failed-call")
+		if e.Call.Return.Sub(e.Call.Start) > 0 {
+			v.Reach("failed-after-delay")
+		}
+		for _, en := range e.Call.Allocs {
+			if ps.changedWithin(en.AllocID, en.State, e.Call.Start, e.Call.Return) {
+				v.Reach("newer-during-failed-call")
+			}
+		}
+	}
+	for _, r := range v.New {
+		if r.Kind == trace.KindFault && r.Op == string(faults.RPCPartition) && r.Msg == "fire" {
+			v.Reach("partition")
+		}
+	}
+	inc, _ := v.World.Incarnation()
+	for _, r := range rpcRecords(v.New, structs.RPCNodeGetClientAllocs, "reply") {
+		if _, ok := feed.inFlight(inc, r.At); ok {
+			v.Reach("pull-during-update")
+		}
+	}
 }

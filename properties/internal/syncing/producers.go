@@ -28,8 +28,22 @@ var producersNeverBlock = prop.Property{
 		drawHeavyFailure(d, env, &sc)
 		return sc
 	},
+	Situations: []prop.Situation{
+		{Name: "push-during-call", Doc: "a runner pushed while an UpdateAlloc was in flight"},
+		{Name: "push-during-hanging-call", Doc: "a runner pushed while an UpdateAlloc had been in flight for 10s or more"},
+		{Name: "push-during-retry-backoff", Doc: "a runner pushed after a failed UpdateAlloc, before the retry"},
+		{Name: "push-before-contact", Doc: "a runner pushed before the servers were contacted"},
+		{Name: "push-during-partition", Doc: "a runner pushed while the client was partitioned from the servers"},
+		{Name: "several-pushes-one-instant", Doc: "several allocs pushed at one instant"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
+		var feed callFeed
+		var part partitions
+		ps := newPushes()
 		return prop.Checks{OnSettled: func(v *prop.View) {
+			feed.next(v.World)
+			part.see(v.New)
+			reachPushes(v, &feed, part.on, ps.next(v))
 			bp := v.World.BlockedPushes()
 			if len(bp) == 0 {
 				return
@@ -47,6 +61,35 @@ var producersNeverBlock = prop.Property{
 				Got:  got, Want: "returned at once (the instant it was called)"})
 		}}
 	},
+}
+
+// reachPushes counts what the sync loop was doing when allocs pushed.
+func reachPushes(v *prop.View, feed *callFeed, partitioned bool, pushed []string) {
+	if len(pushed) == 0 {
+		return
+	}
+	if len(pushed) > 1 {
+		v.Reach("several-pushes-one-instant")
+	}
+	inc, running := v.World.Incarnation()
+	if !running {
+		return
+	}
+	now := v.Now()
+	if c, ok := feed.inFlight(inc, now); ok {
+		v.Reach("push-during-call")
+		if now.Sub(c.Start) >= hangMin {
+			v.Reach("push-during-hanging-call")
+		}
+	} else if feed.inBackoff(inc, now) {
+		v.Reach("push-during-retry-backoff")
+	}
+	if _, ok := v.World.FirstContact(inc); !ok {
+		v.Reach("push-before-contact")
+	}
+	if partitioned {
+		v.Reach("push-during-partition")
+	}
 }
 
 // inFlightAt finds an UpdateAlloc of incarnation inc in flight at t.

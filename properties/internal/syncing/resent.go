@@ -1,7 +1,12 @@
 package syncing
 
 import (
+	"slices"
+
+	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/sim"
 	"github.com/allocsim/allocsim/sim/scenario"
 )
 
@@ -20,19 +25,35 @@ var acknowledgedNotResent = prop.Property{
 	Profiles: prop.Full | prop.ClientCommunication,
 	Faults:   syncFaults,
 	Draw:     drawSync,
+	Situations: []prop.Situation{
+		{Name: "first-send", Doc: "a state of an alloc with nothing acknowledged yet in the incarnation"},
+		{Name: "typical-change-sent", Doc: "a state differing from the acknowledged one below ClientStatus (Typical): sent"},
+		{Name: "urgent-change-sent", Doc: "a state whose ClientStatus differs from the acknowledged one (Urgent): sent"},
+		{Name: "unchanged-left-out", Doc: "an acknowledged, unchanged alloc left out of a call carrying others"},
+		{Name: "resent-after-failure", Doc: "a state a failed UpdateAlloc carried, sent again (a failure acknowledges nothing)"},
+		{Name: "no-runner-exempt", Doc: "a state of an alloc the client holds no runner for (sent unclassified)"},
+		{Name: "restarted-client", Doc: "a call of a restarted client: acknowledgements of its own incarnation only"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		var feed callFeed
 		a := newAcks()
+		failed := map[incAlloc]*structs.AllocState{}
 		return prop.Checks{OnSettled: func(v *prop.View) {
 			for _, e := range feed.next(v.World) {
 				if e.Return {
 					a.apply(e)
+					if !e.Call.OK() {
+						for _, en := range e.Call.Allocs {
+							failed[incAlloc{e.Call.Incarnation, en.AllocID}] = en.State
+						}
+					}
 					continue
 				}
 				call := e.Call
 				if !call.Live {
 					continue
 				}
+				reachResent(v, a, failed, call)
 				for _, en := range call.Allocs {
 					k := incAlloc{call.Incarnation, en.AllocID}
 					acked := a.cur[k]
@@ -48,4 +69,40 @@ var acknowledgedNotResent = prop.Property{
 			}
 		}}
 	},
+}
+
+// reachResent counts what each state call carries is against the
+// incarnation's acknowledged one, and the acknowledged allocs it leaves
+// out.
+func reachResent(v *prop.View, a *acks, failed map[incAlloc]*structs.AllocState, call sim.SyncCall) {
+	if call.Incarnation > 1 {
+		v.Reach("restarted-client")
+	}
+	var ids []string
+	for _, en := range call.Allocs {
+		ids = append(ids, en.AllocID)
+		k := incAlloc{call.Incarnation, en.AllocID}
+		if f := failed[k]; f != nil && equal(en.State, f) {
+			v.Reach("resent-after-failure")
+		}
+		if !hasRunner(v, call.Incarnation, en.AllocID) {
+			v.Reach("no-runner-exempt")
+		}
+		switch acked := a.cur[k]; {
+		case acked == nil:
+			v.Reach("first-send")
+		case syncpolicy.StatePriority(en.State, acked) == syncpolicy.Urgent:
+			v.Reach("urgent-change-sent")
+		case syncpolicy.StatePriority(en.State, acked) == syncpolicy.Typical:
+			v.Reach("typical-change-sent")
+		}
+	}
+	for k, acked := range a.cur {
+		if k.inc != call.Incarnation || slices.Contains(ids, k.alloc) {
+			continue
+		}
+		if cur := v.Alloc(k.alloc); cur != nil && equal(cur.ClientState(), acked) {
+			v.Reach("unchanged-left-out")
+		}
+	}
 }

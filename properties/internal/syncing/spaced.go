@@ -1,6 +1,8 @@
 package syncing
 
 import (
+	"time"
+
 	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim"
@@ -35,6 +37,14 @@ var spacedWithoutUrgent = prop.Property{
 		drawHeavyFailure(d, env, &sc)
 		return sc
 	},
+	Situations: []prop.Situation{
+		{Name: "typical-call-spaced", Doc: "a call with no urgent entry after another: 5 ticks (1s) after it at least"},
+		{Name: "urgent-call-soon", Doc: "a call carrying an urgent entry within 1s of the previous one"},
+		{Name: "retry-after-failure", Doc: "a call after a failed one: the retry, 5s to 10s later"},
+		{Name: "after-hanging-call", Doc: "a call after one in flight for 5s or more: ticks resume 200ms after its return"},
+		{Name: "restarted-client", Doc: "consecutive calls of a restarted client, against what its restore loaded"},
+		{Name: "clock-jump", Doc: "a clock jump between two calls"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		c := &spacedChecker{acks: newAcks(), incs: newIncarnations(), prev: map[int]sim.SyncCall{}}
 		return prop.Checks{OnSettled: c.settled}
@@ -47,16 +57,18 @@ var spacedFaults = []faults.Class{faults.RPCFailure, faults.RPCLatency, faults.R
 	faults.ClockJump, faults.DriverStartDelay}
 
 type spacedChecker struct {
-	feed callFeed
-	acks *acks
-	incs *incarnations
-	prev map[int]sim.SyncCall // incarnation → its latest call
+	feed  callFeed
+	acks  *acks
+	incs  *incarnations
+	prev  map[int]sim.SyncCall // incarnation → its latest call
+	jumps []jump               // situations only
 }
 
 func (c *spacedChecker) settled(v *prop.View) {
 	if inc, running := c.incs.observe(v); running {
 		c.acks.start(v, inc, true)
 	}
+	c.jumps = append(c.jumps, jumpsIn(v.New)...)
 	for _, e := range c.feed.next(v.World) {
 		if e.Return {
 			c.acks.apply(e)
@@ -68,6 +80,9 @@ func (c *spacedChecker) settled(v *prop.View) {
 		}
 		prev, ok := c.prev[call.Incarnation]
 		c.prev[call.Incarnation] = call
+		if ok {
+			c.reach(v, prev, call)
+		}
 		if !ok || call.Start.Sub(prev.Start) >= minSpacing || c.anyUrgent(call) {
 			continue
 		}
@@ -80,6 +95,33 @@ func (c *spacedChecker) settled(v *prop.View) {
 			Got:  at(call.Start) + ", " + call.Start.Sub(prev.Start).String() + " after the previous one (started " + at(prev.Start) + ")",
 			Want: "at least " + minSpacing.String() + " after it (" + at(prev.Start.Add(minSpacing)) + ")"})
 		return
+	}
+}
+
+// reach counts what the spacing of call after prev depends on.
+func (c *spacedChecker) reach(v *prop.View, prev, call sim.SyncCall) {
+	for _, i := range c.feed.byInc[prev.Incarnation] {
+		if c.feed.calls[i].Seq == prev.Seq {
+			prev = c.feed.calls[i] // as it returned, if it did
+		}
+	}
+	switch {
+	case !c.anyUrgent(call):
+		v.Reach("typical-call-spaced")
+	case call.Start.Sub(prev.Start) < minSpacing:
+		v.Reach("urgent-call-soon")
+	}
+	if prev.Returned && prev.Err != "" {
+		v.Reach("retry-after-failure")
+	}
+	if prev.Returned && prev.Return.Sub(prev.Start) >= 5*time.Second {
+		v.Reach("after-hanging-call")
+	}
+	if call.Incarnation > 1 {
+		v.Reach("restarted-client")
+	}
+	if jumpedWithin(c.jumps, prev.Start, call.Start) {
+		v.Reach("clock-jump")
 	}
 }
 

@@ -43,6 +43,20 @@ var urgentFirstTick = prop.Property{
 	Profiles: prop.Full | prop.ClientCommunication,
 	Faults:   syncFaults,
 	Draw:     drawSync,
+	Situations: []prop.Situation{
+		{Name: "status-change-acked", Doc: "a ClientStatus change against the acknowledged state: Urgent"},
+		{Name: "failed-none-acked", Doc: "failed with nothing acknowledged: Urgent"},
+		{Name: "restored-acked-state", Doc: "urgent against the acknowledged state a restore loaded (a restarted client)"},
+		{Name: "pushed-before-contact", Doc: "an urgent state pushed before the servers were contacted: due a tick after the contact"},
+		{Name: "call-in-flight", Doc: "an urgent state pushed while an UpdateAlloc was in flight: due a tick after it returns"},
+		{Name: "during-retry-backoff", Doc: "an urgent state pushed in a retry backoff: due on the retry tick"},
+		{Name: "urgent-call-failed", Doc: "the UpdateAlloc carrying an urgent state failed: it rides the retry"},
+		{Name: "superseded-before-deadline", Doc: "an owed urgent state superseded before its deadline by one not urgent"},
+		{Name: "acked-meanwhile", Doc: "an owed state no longer urgent once a returning call changed the acknowledged state"},
+		{Name: "exempt-crash", Doc: "the pushing incarnation crashed before the deadline (exempt)"},
+		{Name: "exempt-clock-jump", Doc: "a clock jump overlaps the deadline (exempt: overdue ticks fire once)"},
+		{Name: "exempt-no-runner", Doc: "no runner for the alloc at the deadline (exempt: sent never urgent)"},
+	},
 	New: func(scenario.Scenario) prop.Checker {
 		c := &urgentChecker{acks: newAcks(), incs: newIncarnations(), hist: map[string][]*structs.AllocState{}}
 		return prop.Checks{OnSettled: c.settled, OnFinal: c.final}
@@ -77,6 +91,8 @@ type urgentChecker struct {
 	open []*owed
 	// stats, for tests: obligations made, met in time, exempt.
 	made, met, exempted int
+	// carried are the calls that carried an owed state (situations only).
+	carried map[int]bool
 }
 
 func (c *urgentChecker) settled(v *prop.View) {
@@ -88,6 +104,9 @@ func (c *urgentChecker) settled(v *prop.View) {
 	events := c.feed.next(v.World)
 	for _, e := range events {
 		if e.Return {
+			if !e.Call.OK() && c.carried[e.Index] {
+				v.Reach("urgent-call-failed")
+			}
 			c.acks.apply(e)
 			c.reconsider(v, e.Call)
 			continue
@@ -114,7 +133,11 @@ func (c *urgentChecker) observePushes(v *prop.View, inc int, events []callEvent)
 		acked := c.acks.of(inc, a.ID)
 		if !urgent(st, acked) {
 			// A state the client may hold supersedes what was owed.
+			n := len(c.open)
 			c.open = slices.DeleteFunc(c.open, func(o *owed) bool { return o.alloc == a.ID && !c.due(v, o) })
+			if len(c.open) < n {
+				v.Reach("superseded-before-deadline")
+			}
 			continue
 		}
 		o := &owed{alloc: a.ID, inc: inc, state: st, idx: len(h), pushAt: v.Now()}
@@ -122,6 +145,7 @@ func (c *urgentChecker) observePushes(v *prop.View, inc int, events []callEvent)
 		if acked != nil {
 			o.acked = acked.ClientStatus
 		}
+		c.reachOwed(v, o, acked)
 		if !c.sentWith(o, events) {
 			c.open = append(c.open, o)
 		} else {
@@ -135,10 +159,46 @@ func (c *urgentChecker) observePushes(v *prop.View, inc int, events []callEvent)
 func (c *urgentChecker) sentWith(o *owed, events []callEvent) bool {
 	for _, e := range events {
 		if !e.Return && e.Call.Incarnation == o.inc && !e.Call.Start.Before(o.pushAt) && c.carries(o, e.Call) {
+			c.carry(e.Index)
 			return true
 		}
 	}
 	return false
+}
+
+// carry notes that call idx carried an owed state.
+func (c *urgentChecker) carry(idx int) {
+	if c.carried == nil {
+		c.carried = map[int]bool{}
+	}
+	c.carried[idx] = true
+}
+
+// reachOwed counts what an urgent state owed at its push is urgent
+// against and what its deadline waits for.
+func (c *urgentChecker) reachOwed(v *prop.View, o *owed, acked *structs.AllocState) {
+	switch {
+	case acked == nil:
+		v.Reach("failed-none-acked")
+	default:
+		v.Reach("status-change-acked")
+		if o.inc > 1 && c.acks.at[incAlloc{o.inc, o.alloc}].IsZero() {
+			v.Reach("restored-acked-state")
+		}
+	}
+	if contact, ok := v.World.FirstContact(o.inc); !ok || contact.At.After(o.pushAt) {
+		v.Reach("pushed-before-contact")
+	}
+	idx := c.feed.byInc[o.inc]
+	if len(idx) == 0 {
+		return
+	}
+	switch last := c.feed.calls[idx[len(idx)-1]]; {
+	case !last.Returned || last.Return.After(o.pushAt):
+		v.Reach("call-in-flight")
+	case last.Err != "" && last.Return.Add(retryMax).After(o.pushAt):
+		v.Reach("during-retry-backoff")
+	}
 }
 
 // carries reports whether call carries o's state or a newer one of its
@@ -166,6 +226,7 @@ func (c *urgentChecker) discharge(v *prop.View, idx int, call sim.SyncCall) bool
 		if o.inc != call.Incarnation || call.Start.Before(o.pushAt) || !c.carries(o, call) {
 			return false
 		}
+		c.carry(idx)
 		if !o.late {
 			d, why, ok := c.deadline(v, o, idx)
 			if !ok || !call.Start.After(d) {
@@ -195,6 +256,7 @@ func (c *urgentChecker) reconsider(v *prop.View, call sim.SyncCall) {
 	if !call.OK() {
 		return
 	}
+	n := len(c.open)
 	c.open = slices.DeleteFunc(c.open, func(o *owed) bool {
 		if o.inc != call.Incarnation || c.due(v, o) {
 			return false
@@ -202,6 +264,9 @@ func (c *urgentChecker) reconsider(v *prop.View, call sim.SyncCall) {
 		h := c.hist[o.alloc]
 		return !urgent(h[len(h)-1], c.acks.of(o.inc, o.alloc))
 	})
+	if len(c.open) < n {
+		v.Reach("acked-meanwhile")
+	}
 }
 
 // deadline is when a call carrying o must have started, and why: 200 ms
@@ -257,7 +322,16 @@ func (c *urgentChecker) due(v *prop.View, o *owed) bool {
 
 // exempt reports whether the spec cannot decide o by deadline d.
 func (c *urgentChecker) exempt(v *prop.View, o *owed, d time.Time) bool {
-	return c.incs.stoppedBy(o.inc, d) || jumpedWithin(c.jumps, o.pushAt, d) || !hasRunner(v, o.inc, o.alloc)
+	stopped, jumped, runnerless := c.incs.stoppedBy(o.inc, d), jumpedWithin(c.jumps, o.pushAt, d), !hasRunner(v, o.inc, o.alloc)
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{stopped, "exempt-crash"}, {jumped, "exempt-clock-jump"}, {runnerless, "exempt-no-runner"}} {
+		if x.on {
+			v.Reach(x.name)
+		}
+	}
+	return stopped || jumped || runnerless
 }
 
 // checkDeadlines marks what passed its deadline unsent late, and

@@ -53,12 +53,14 @@ func final(check func(v *prop.View, o observed) bool) func(scenario.Scenario) pr
 }
 
 var labels = prop.Property{
-	ID:     "TELEM-2/exact-labels",
-	Specs:  []string{"TELEM-2", "TELEM-1"},
-	Doc:    "every hook metric carries exactly node_id, datacenter, node_class (none), node_pool, the alloc's namespace and hook_name, in order",
-	Faults: telemFaults,
-	Draw:   func(d *prop.Drawer, env prop.Env) scenario.Scenario { return draw(d, env, 0, false) },
+	ID:         "TELEM-2/exact-labels",
+	Specs:      []string{"TELEM-2", "TELEM-1"},
+	Doc:        "every hook metric carries exactly node_id, datacenter, node_class (none), node_pool, the alloc's namespace and hook_name, in order",
+	Faults:     telemFaults,
+	Draw:       func(d *prop.Drawer, env prop.Env) scenario.Scenario { return draw(d, env, 0, false) },
+	Situations: labelSituations,
 	New: final(func(v *prop.View, o observed) bool {
+		reachLabels(v, o)
 		base := telemetry.BaseLabels{NodeID: v.World.NodeID(), Datacenter: sim.Datacenter, NodePool: sim.NodePool}
 		for _, e := range o.ems {
 			order := telemetry.PrestartHookOrder()
@@ -105,14 +107,19 @@ var oneEmission = prop.Property{
 	Specs: []string{"TELEM-3", "TELEM-1", "AR-4", "AR-5", "STATE-4"},
 	Doc: "every prerun and prestart hook execution emits one elapsed sample and one success-or-failed counter; " +
 		"the first failure stops the pass, Done hooks and allocs that should not run emit nothing",
-	Faults: telemFaults,
-	Draw:   func(d *prop.Drawer, env prop.Env) scenario.Scenario { return draw(d, env, 0, false) },
+	Faults:     telemFaults,
+	Draw:       func(d *prop.Drawer, env prop.Env) scenario.Scenario { return draw(d, env, 0, false) },
+	Situations: emissionSituations,
 	New: func(scenario.Scenario) prop.Checker {
 		last := map[string]string{}
 		return prop.Checks{
-			OnSettled: func(v *prop.View) { checkShouldRun(v, last, v.World.PortCalls()) },
+			OnSettled: func(v *prop.View) {
+				reachTerminalRestore(v)
+				checkShouldRun(v, last, v.World.PortCalls())
+			},
 			OnFinal: func(v *prop.View) {
 				o := observe(v.World)
+				reachEmissions(v, o)
 				_ = checkShape(v, o) || checkCounts(v, o)
 			},
 		}
@@ -120,12 +127,14 @@ var oneEmission = prop.Property{
 }
 
 var elapsed = prop.Property{
-	ID:     "TELEM-4/elapsed-is-virtual-duration",
-	Specs:  []string{"TELEM-4", "TELEM-3"},
-	Doc:    "every elapsed sample is float32(ns/1e6) of the hook's virtual duration, blocking included, to the nanosecond",
-	Faults: telemFaults,
-	Draw:   func(d *prop.Drawer, env prop.Env) scenario.Scenario { return draw(d, env, time.Microsecond, false) },
+	ID:         "TELEM-4/elapsed-is-virtual-duration",
+	Specs:      []string{"TELEM-4", "TELEM-3"},
+	Doc:        "every elapsed sample is float32(ns/1e6) of the hook's virtual duration, blocking included, to the nanosecond",
+	Faults:     telemFaults,
+	Draw:       func(d *prop.Drawer, env prop.Env) scenario.Scenario { return draw(d, env, time.Microsecond, false) },
+	Situations: elapsedSituations,
 	New: final(func(v *prop.View, o observed) bool {
+		reachElapsed(v, o)
 		for _, h := range [][2]string{{sim.PortAllocDirBuild, telemetry.HookAllocDir}, {sim.PortTaskDirBuild, telemetry.HookTaskDir}} {
 			_, want := o.dirHooks(h[0], h[1])
 			_, got := o.actual(h[1], false)
@@ -153,11 +162,12 @@ var elapsed = prop.Property{
 }
 
 var disable = prop.Property{
-	ID:     "TELEM-5/disable-switch",
-	Specs:  []string{"TELEM-5"},
-	Doc:    "with DisableAllocationHookMetrics set, no hook metric is emitted",
-	Faults: telemFaults,
-	Draw:   func(d *prop.Drawer, env prop.Env) scenario.Scenario { return draw(d, env, 0, true) },
+	ID:         "TELEM-5/disable-switch",
+	Specs:      []string{"TELEM-5"},
+	Doc:        "with DisableAllocationHookMetrics set, no hook metric is emitted",
+	Faults:     telemFaults,
+	Draw:       func(d *prop.Drawer, env prop.Env) scenario.Scenario { return draw(d, env, 0, true) },
+	Situations: disableSituations,
 	New: func(scenario.Scenario) prop.Checker {
 		check := func(v *prop.View) {
 			if ems := v.World.HookEmissions(); len(ems) > 0 {
@@ -166,6 +176,9 @@ var disable = prop.Property{
 				v.Violatef("", "", "hook metrics in the sink with disable_allocation_hook_metrics", ms[0].String(), "none")
 			}
 		}
-		return prop.Checks{OnSettled: check, OnFinal: check}
+		return prop.Checks{OnSettled: check, OnFinal: func(v *prop.View) {
+			reachDisable(v)
+			check(v)
+		}}
 	},
 }
