@@ -20,6 +20,12 @@ import (
 // its sleeps take their virtual duration; DET-1 then means a stamp that is
 // not the world's now, whatever clock the runner read.
 //
+// On upstream's clock (without the fork, DESIGN-CLOCK.md) the Mock sleeps
+// 1 ms of the bubble's time after each timer it fires: the world absorbs
+// that into its offset after each advance (rebase), so a runner on the time
+// package is a few milliseconds off there while it sleeps across an
+// advance; on the fork it is exact.
+//
 // What is not kept in step: a second world in one bubble (CheckReplay's
 // runs after the first) starts with the bubble already past its start; it
 // keeps the difference as an offset, so a runner on the time package sees
@@ -97,4 +103,16 @@ func (w *World) now() time.Time {
 		}
 	}
 	return now
+}
+
+// rebase absorbs into the offset whatever the bubble's clock moved during
+// an advance of the world's clock that no runner asked for (upstream's
+// Mock sleeps 1 ms of the bubble's time after each timer it fires).
+func (w *World) rebase() {
+	if w.bubble == nil {
+		return
+	}
+	if d := bubbletime.Now().Sub(w.clk.Now()); d > w.offset {
+		w.offset = d
+	}
 }

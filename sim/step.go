@@ -88,6 +88,7 @@ func (w *World) runTo(target time.Time, pred func() bool) bool {
 func (w *World) advance(t time.Time) {
 	w.watch.advancing(t)
 	w.clk.Add(max(0, t.Sub(w.clk.Now())))
+	w.rebase()
 	w.watch.passed()
 }
 
