@@ -35,7 +35,7 @@ func TestMutantReport(t *testing.T) {
 	fmt.Fprintf(&b, "are deterministic; wall times are of the machine that wrote the report.\n\n")
 	fmt.Fprintf(&b, "| mutant | breaks | caught by | caught | checks to detection | wall time to detection |\n|---|---|---|---|---|---|\n")
 	for _, m := range mutants.All() {
-		for _, id := range caughtBy[m.Name] {
+		for _, id := range m.CaughtBy {
 			var checks []int
 			var walls []time.Duration
 			for base := 1; base <= *mutantBases; base++ {

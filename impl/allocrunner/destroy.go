@@ -65,8 +65,10 @@ func (ar *allocRunner) destroy(runStarted, afterShutdown bool) {
 // done:
 //
 //  1. cancel a prerun in progress and any kill wait;
-//  2. shut every launched task runner down, concurrently, and wait for Run
-//     to return (no postrun, no prekill); close WaitCh if Run never started;
+//  2. once Run decided whether to launch the task runners, shut every
+//     task runner down, concurrently (one never launched just stops its
+//     pause timer), and wait for Run to return (no postrun, no prekill);
+//     close WaitCh if Run never started;
 //  3. run the shutdown hooks, persist the alloc (STATE-2), close
 //     ShutdownCh and every listener.
 //
@@ -83,13 +85,14 @@ func (ar *allocRunner) Shutdown() {
 
 func (ar *allocRunner) shutdown(runStarted bool) {
 	if runStarted {
-		if ar.life.waitLaunch() {
-			var wg sync.WaitGroup
-			for _, name := range ar.taskNames {
-				wg.Go(ar.tasks[name].Shutdown)
-			}
-			wg.Wait()
-		}
+		ar.life.waitLaunch()
+	}
+	var wg sync.WaitGroup
+	for _, name := range ar.taskNames {
+		wg.Go(ar.tasks[name].Shutdown)
+	}
+	wg.Wait()
+	if runStarted {
 		<-ar.life.waitCh
 	} else {
 		ar.life.closeWait()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/taskrunner"
@@ -18,6 +19,8 @@ import (
 type fakeTR struct {
 	cfg *taskrunner.Config
 	log *callLog
+	// launched: Start or Run was called (Shutdown then waits for the run).
+	launched atomic.Bool
 
 	mu         sync.Mutex
 	state      *structs.TaskState
@@ -59,7 +62,7 @@ func newFakeTR(cfg *taskrunner.Config, log *callLog) *fakeTR {
 	return tr
 }
 
-var _ taskRunner = (*fakeTR)(nil)
+var _ TaskRunner = (*fakeTR)(nil)
 
 func (f *fakeTR) name() string { return f.cfg.Task.Name }
 
@@ -79,9 +82,13 @@ func (f *fakeTR) setState(st string) func(*structs.TaskState, time.Time) {
 
 // Start is Run in a goroutine; the fake's Kill and Shutdown wait for
 // WaitCh whether or not Run began.
-func (f *fakeTR) Start() { go f.Run() }
+func (f *fakeTR) Start() {
+	f.launched.Store(true)
+	go f.Run()
+}
 
 func (f *fakeTR) Run() {
+	f.launched.Store(true)
 	defer close(f.waitCh)
 	f.mu.Lock()
 	f.ran = true
@@ -242,7 +249,9 @@ func (f *fakeTR) Shutdown() {
 	f.shutdown = true
 	f.mu.Unlock()
 	f.shutOnce.Do(func() { close(f.shutCh) })
-	<-f.waitCh
+	if f.launched.Load() {
+		<-f.waitCh
+	}
 }
 
 func (f *fakeTR) MarkFailedKill(reason string) {

@@ -203,14 +203,14 @@ func newHarness(t *testing.T, alloc *structs.Allocation) *harness {
 // build constructs the alloc runner.
 func (h *harness) build() *allocRunner {
 	h.t.Helper()
-	ar, err := newAllocRunner(h.cfg, func(cfg *taskrunner.Config) (taskRunner, error) {
+	ar, err := newAllocRunner(h.cfg, Policies{NewTaskRunner: func(cfg *taskrunner.Config) (TaskRunner, error) {
 		tr := newFakeTR(cfg, h.log)
 		if h.setup != nil {
 			h.setup(tr)
 		}
 		h.trs[cfg.Task.Name] = tr
 		return tr, nil
-	})
+	}})
 	must.NoError(h.t, err)
 	h.ar = ar
 	h.t.Cleanup(h.finish) // also after a failed assertion, so the bubble drains

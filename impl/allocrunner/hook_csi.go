@@ -36,10 +36,6 @@ type csiHook struct {
 	db      interfaces.StateDB
 	logger  *slog.Logger
 
-	// perVolumeSet is the hookres-rmw mutant (HOOKRES-2 broken): a get,
-	// modify, set of the map after each mount instead of one set.
-	perVolumeSet bool
-
 	mu       sync.Mutex
 	restored map[string]*interfaces.CSIVolumeStub
 	mounted  map[string]*structs.VolumeRequest
@@ -111,27 +107,20 @@ func (h *csiHook) Prerun(ctx context.Context) error {
 	mounts := make(map[string]*interfaces.CSIMountPoint, len(reqs))
 	for _, alias := range slices.Sorted(maps.Keys(reqs)) {
 		if h.mgr == nil {
-			return fmt.Errorf(msgNoCSIManager, alias)
+			return fmt.Errorf("no CSI manager to mount volume %q", alias)
 		}
 		mp, err := h.mgr.MountVolume(ctx, h.allocID, alias, reqs[alias])
 		if err != nil {
-			return fmt.Errorf(msgCSIMount, alias, err)
+			return fmt.Errorf("failed to mount CSI volume %q: %w", alias, err)
 		}
 		h.markMounted(alias, reqs[alias])
 		if mp == nil {
-			return fmt.Errorf(msgCSINoMountPoint, alias)
+			return fmt.Errorf("CSI volume %q mounted without a mount point", alias)
 		}
 		mounts[alias] = &interfaces.CSIMountPoint{Source: mp.Source, IsDevice: mp.IsDevice}
-		if h.perVolumeSet { // mutant: caller-side read-modify-write, one volume at a time
-			m := h.res.GetCSIMounts()
-			m[alias] = &interfaces.CSIMountPoint{Source: mp.Source, IsDevice: mp.IsDevice}
-			h.res.SetCSIMounts(m)
-		}
 		stubs[alias].MountInfo = &interfaces.CSIMountPoint{Source: mp.Source, IsDevice: mp.IsDevice}
 	}
-	if !h.perVolumeSet {
-		h.res.SetCSIMounts(mounts) // HOOKRES-2: the complete map, set once
-	}
+	h.res.SetCSIMounts(mounts) // HOOKRES-2: the complete map, set once
 	if err := h.db.PutAllocVolumes(h.allocID, &interfaces.AllocVolumes{CSIVolumes: stubs}); err != nil {
 		h.logger.Error("failed to persist CSI volume stubs", "error", err)
 	}
@@ -152,7 +141,7 @@ func (h *csiHook) Postrun() error {
 	var errs []error
 	for _, alias := range slices.Sorted(maps.Keys(mounted)) {
 		if err := h.mgr.UnmountVolume(context.Background(), h.allocID, alias, mounted[alias]); err != nil {
-			errs = append(errs, fmt.Errorf(msgCSIUnmount, alias, err))
+			errs = append(errs, fmt.Errorf("failed to unmount CSI volume %q: %w", alias, err))
 		}
 	}
 	return errors.Join(errs...)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -22,7 +21,6 @@ import (
 // The prerun-capable names equal model/telemetry.PrerunHookOrder().
 func (ar *allocRunner) newHooks(csiMgr interfaces.CSIManager) []interfaces.RunnerHook {
 	ar.csi = newCSIHook(ar.id, ar.serverAlloc, csiMgr, ar.hookResources, ar.stateDB, ar.logger)
-	ar.csi.perVolumeSet = ar.defects.Has(defect.HookresRMW)
 	return []interfaces.RunnerHook{
 		&allocDirHook{dir: ar.allocDir},
 		&awaitPreviousHook{watcher: ar.prevWatcher},
@@ -58,7 +56,7 @@ func (ar *allocRunner) runPostrun() {
 	for _, h := range ar.hooks {
 		if post, ok := h.(interfaces.RunnerPostrunHook); ok {
 			if err := post.Postrun(); err != nil {
-				errs = append(errs, fmt.Errorf(msgPostrunFailed, post.Name(), err))
+				errs = append(errs, fmt.Errorf("post-run hook %q failed: %w", post.Name(), err))
 			}
 		}
 	}
@@ -74,7 +72,7 @@ func (ar *allocRunner) runDestroyHooks() {
 	for _, h := range ar.hooks {
 		if d, ok := h.(interfaces.RunnerDestroyHook); ok {
 			if err := d.Destroy(); err != nil {
-				errs = append(errs, fmt.Errorf(msgDestroyHookFailed, d.Name(), err))
+				errs = append(errs, fmt.Errorf("destroy hook %q failed: %w", d.Name(), err))
 			}
 		}
 	}
@@ -92,7 +90,7 @@ func (ar *allocRunner) runUpdateHooks(alloc *structs.Allocation) {
 	for _, h := range ar.hooks {
 		if u, ok := h.(interfaces.RunnerUpdateHook); ok {
 			if err := u.Update(alloc.Copy()); err != nil {
-				errs = append(errs, fmt.Errorf(msgUpdateHookFailed, u.Name(), err))
+				errs = append(errs, fmt.Errorf("update hook %q failed: %w", u.Name(), err))
 			}
 		}
 	}

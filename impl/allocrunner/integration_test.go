@@ -39,7 +39,7 @@ func (h *harness) buildReal() *allocRunner {
 	if h.cfg.DriverManager == nil {
 		h.cfg.DriverManager = drivers.NewRegistry(mock.New(mock.Config{Clock: h.clk}))
 	}
-	ar, err := newAllocRunner(h.cfg, newTaskRunner)
+	ar, err := newAllocRunner(h.cfg, Policies{})
 	must.NoError(h.t, err)
 	h.ar = ar
 	h.t.Cleanup(func() {
@@ -184,7 +184,7 @@ func TestIntegration_ShutdownRestore_STATE3(t *testing.T) {
 		h := newHarness(t, withCSI(realAlloc(web), "data"))
 		reg := drivers.NewRegistry(mock.New(mock.Config{Clock: h.clk}))
 		h.cfg.DriverManager = reg
-		ar1, err := newAllocRunner(h.cfg, newTaskRunner)
+		ar1, err := newAllocRunner(h.cfg, Policies{})
 		must.NoError(t, err)
 		go ar1.Run()
 		synctest.Wait()
@@ -248,7 +248,7 @@ func TestIntegration_FailedRestoreDestroy_STATE3(t *testing.T) {
 		var ops []string
 		drv := mock.New(mock.Config{Clock: h.clk, OnEvent: func(e mock.DriverEvent) { ops = append(ops, string(e.Op)) }})
 		h.cfg.DriverManager = drivers.NewRegistry(drv)
-		ar1, err := newAllocRunner(h.cfg, newTaskRunner)
+		ar1, err := newAllocRunner(h.cfg, Policies{})
 		must.NoError(t, err)
 		go ar1.Run()
 		synctest.Wait()

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/allocsim/allocsim/impl/internal/defect"
-	"github.com/allocsim/allocsim/model/status"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -30,11 +28,10 @@ func (ar *allocRunner) startKill(why string) {
 //     decided about launching the task runners (nothing to kill if it did
 //     not: a shutdown came first);
 //  2. run the alloc prekill hooks;
-//  3. kill the leader, synchronously;
-//  4. kill the other non-sidecar, non-poststop tasks concurrently, and
-//     wait for them;
-//  5. kill the sidecars concurrently, and wait for them;
-//  6. poststop tasks are untouched, unless the setup never completed (no
+//  3. kill the tasks phase by phase (Policies.KillOrder), the tasks of a
+//     phase concurrently, waiting for them: the leader, then the other
+//     non-sidecar, non-poststop tasks, then the sidecars;
+//  4. poststop tasks are untouched, unless the setup never completed (no
 //     start gate will ever open for them): then they are killed last.
 //
 // Each unfinished (not dead) task gets Killing with its capped
@@ -53,17 +50,8 @@ func (ar *allocRunner) killTasks(why string) {
 	ar.runPreKillHooks()
 
 	ctx := ar.shutdownCtx // a shutdown abandons the kill; tasks keep running
-	phases := status.KillOrder(ar.taskDefs)
-	if ar.defects.Has(defect.KillOrder) { // mutant: the phases reversed
-		ar.killConcurrently(ctx, phases.Sidecars)
-		ar.killConcurrently(ctx, phases.Main)
-	}
-	for _, name := range phases.Leader {
-		ar.killTask(ctx, name)
-	}
-	if !ar.defects.Has(defect.KillOrder) {
-		ar.killConcurrently(ctx, phases.Main)
-		ar.killConcurrently(ctx, phases.Sidecars)
+	for _, phase := range ar.policy.KillOrder(ar.taskDefs) {
+		ar.killConcurrently(ctx, phase)
 	}
 	if !ar.life.isSetupDone() {
 		ar.killConcurrently(ctx, ar.poststopTasks())
@@ -111,15 +99,12 @@ func (ar *allocRunner) killTask(ctx context.Context, name string) {
 // successful setup (claimAutoKill). It reports whether it changed task
 // states.
 func (ar *allocRunner) applyKillRules(states map[string]*structs.TaskState) bool {
-	if kill, ok := status.KillRule(ar.taskDefs, states); ok {
+	if kill, ok := ar.policy.KillRule(ar.taskDefs, states); ok {
 		if !ar.life.claimAutoKill() {
 			return false
 		}
 		ev := kill.Event(ar.clock.Now())
 		for _, name := range kill.Recipients {
-			if ar.defects.Has(defect.KillRuleMainsOnly) && ar.tasks[name].Task().IsSidecar() {
-				continue // mutant: sidecars get no kill-rule event
-			}
 			ar.tasks[name].AppendEvent(ev.Copy())
 		}
 		ar.startKill(kill.Type)

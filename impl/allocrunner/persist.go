@@ -21,24 +21,23 @@ import (
 // a failed restore still finds (and kills) the recovered tasks; the errors
 // are joined in step order.
 func (ar *allocRunner) Restore() error {
-	ar.restored.Store(true)
 	var errs []error
 	if _, err := ar.allocDir.Stat(""); err != nil {
 		errs = append(errs, fmt.Errorf(MsgAllocDirInaccessible, err))
 	}
 	if vols, err := ar.stateDB.GetAllocVolumes(ar.id); err != nil {
-		errs = append(errs, fmt.Errorf(msgLoadVolumes, ar.id, err))
+		errs = append(errs, fmt.Errorf("failed to load CSI volume stubs of alloc %s: %w", ar.id, err))
 	} else {
 		ar.csi.restore(vols)
 	}
 	if acked, err := ar.stateDB.GetAcknowledgedState(ar.id); err != nil {
-		errs = append(errs, fmt.Errorf(msgLoadAckState, ar.id, err))
+		errs = append(errs, fmt.Errorf("failed to load acknowledged state of alloc %s: %w", ar.id, err))
 	} else {
 		ar.setAcked(acked)
 	}
 	for _, name := range ar.taskNames {
 		if err := ar.tasks[name].Restore(); err != nil {
-			errs = append(errs, fmt.Errorf(msgRestoreTask, name, err))
+			errs = append(errs, fmt.Errorf("failed to restore task %q: %w", name, err))
 		}
 	}
 	return errors.Join(errs...)
@@ -53,7 +52,7 @@ func (ar *allocRunner) setAcked(s *structs.AllocState) {
 // persistAlloc writes the alloc entry; failures are logged (STATE-2).
 func (ar *allocRunner) persistAlloc(a *structs.Allocation) {
 	if err := ar.stateDB.PutAllocation(a); err != nil {
-		ar.logger.Error("failed to persist alloc", "error", fmt.Errorf(msgPersistAlloc, ar.id, err))
+		ar.logger.Error("failed to persist alloc", "error", fmt.Errorf("failed to persist alloc %s: %w", ar.id, err))
 	}
 }
 
@@ -76,7 +75,7 @@ func (ar *allocRunner) PersistStateTo(db interfaces.StateDB) error {
 			}
 		}
 		if err := put(a); err != nil {
-			return fmt.Errorf(msgPersistAlloc, ar.id, err)
+			return fmt.Errorf("failed to persist alloc %s: %w", ar.id, err)
 		}
 		return nil
 	})
@@ -152,7 +151,7 @@ func (ar *allocRunner) AcknowledgeState(s *structs.AllocState) {
 		return ar.stateDB.PutAcknowledgedState(ar.id, s)
 	})
 	if err != nil {
-		ar.logger.Error("failed to persist acknowledged state", "error", fmt.Errorf(msgPersistAckState, ar.id, err))
+		ar.logger.Error("failed to persist acknowledged state", "error", fmt.Errorf("failed to persist acknowledged state of alloc %s: %w", ar.id, err))
 	}
 }
 
@@ -181,7 +180,7 @@ func (ar *allocRunner) Reconnect(update *structs.Allocation) error {
 	}
 	calloc := ar.Alloc()
 	if err := ar.stateUpdater.PutAllocation(calloc); err != nil {
-		return fmt.Errorf(msgPersistAlloc, ar.id, err)
+		return fmt.Errorf("failed to persist alloc %s: %w", ar.id, err)
 	}
 	ar.push(calloc)
 	return nil

@@ -132,7 +132,7 @@ func TestNewAllocRunner_Config_AR2(t *testing.T) {
 	})
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, testAlloc(mainTask("web")))
-		_, err := newAllocRunner(h.cfg, func(*taskrunner.Config) (taskRunner, error) { return nil, errBoom })
+		_, err := newAllocRunner(h.cfg, Policies{NewTaskRunner: func(*taskrunner.Config) (TaskRunner, error) { return nil, errBoom }})
 		must.EqError(t, err, `failed to build task runner "web": boom`)
 	})
 }

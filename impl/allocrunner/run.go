@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/allocsim/allocsim/impl/internal/defect"
-	"github.com/allocsim/allocsim/model/status"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -19,18 +17,11 @@ func (ar *allocRunner) Run() {
 		return
 	}
 	defer ar.life.closeWait()
-	if ar.defects.Has(defect.RestoreForgetsAck) {
-		ar.setAcked(nil) // mutant: the acknowledged state of Restore dropped
-	}
 	go ar.handleTaskStateUpdates()
 	go ar.handleAllocUpdates()
 	ar.taskStateUpdated() // push the initial state (Received events)
 
-	ar.launchRestoredEarly() // the #16623 mutants only (handoff.go)
 	setupOK := ar.setup()
-	if !ar.launchedEarly {
-		ar.handOffHookResources() // the hookres-late-handoff mutant only
-	}
 	launched := ar.launchTasks(setupOK)
 	if launched {
 		for _, name := range ar.taskNames {
@@ -97,22 +88,17 @@ func (ar *allocRunner) launchTasks(setupOK bool) bool {
 	if ar.life.isSetupDone() {
 		ar.gates.enable()
 		states := ar.taskStates()
-		if _, kill := status.KillRule(ar.taskDefs, states); !kill {
+		if _, kill := ar.policy.KillRule(ar.taskDefs, states); !kill {
 			ar.updateGates(states)
 		}
 	}
-	if !ar.launchedEarly {
-		for _, name := range ar.taskNames {
-			ar.tasks[name].Start()
-		}
+	for _, name := range ar.taskNames {
+		ar.tasks[name].Start()
 	}
 	if stopped {
 		ar.startKill("alloc is server-terminal")
 	}
 	ar.taskStateUpdated() // kill rules and gates on the launched tasks
-	if ar.launchedEarly {
-		ar.handOffHookResources() // the hookres-late-handoff mutant's restore path
-	}
 	return true
 }
 
@@ -132,25 +118,24 @@ func (ar *allocRunner) stopHandlers() {
 // was requested only poststop gates still open (the others' tasks are
 // being killed).
 func (ar *allocRunner) updateGates(states map[string]*structs.TaskState) {
-	tasks := ar.taskDefs
-	if ar.defects.Has(defect.LifecycleMainEarly) {
-		tasks = prestartAsSidecars(tasks) // mutant: a started prestart task counts as done
-	}
-	ar.gates.update(tasks, states, ar.life.killOrShutdown())
+	ar.gates.update(ar.taskDefs, states, ar.life.killOrShutdown())
 }
 
 // startGates are the task runners' StartConditionMetCh channels (AR-9
-// start order). Each closes once, when model/status.MayStart holds for its
-// task, and only after the gates are enabled by a successful setup.
+// start order). Each closes once, when its task is startable
+// (Policies.Startable: model/status.MayStart holds), and only after the
+// gates are enabled by a successful setup.
 type startGates struct {
+	startable func(tasks []*structs.Task, states map[string]*structs.TaskState) []string
+
 	mu      sync.Mutex
 	enabled bool
 	chans   map[string]chan struct{}
 	opened  map[string]bool
 }
 
-func newStartGates(names []string) *startGates {
-	g := &startGates{chans: map[string]chan struct{}{}, opened: map[string]bool{}}
+func newStartGates(names []string, startable func([]*structs.Task, map[string]*structs.TaskState) []string) *startGates {
+	g := &startGates{startable: startable, chans: map[string]chan struct{}{}, opened: map[string]bool{}}
 	for _, n := range names {
 		g.chans[n] = make(chan struct{})
 	}
@@ -178,7 +163,7 @@ func (g *startGates) update(tasks []*structs.Task, states map[string]*structs.Ta
 		poststop[t.Name] = t.IsPoststop()
 	}
 	var opened []string
-	for _, name := range status.Startable(tasks, states) {
+	for _, name := range g.startable(tasks, states) {
 		if g.opened[name] || (poststopOnly && !poststop[name]) {
 			continue
 		}

@@ -8,13 +8,11 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/impl/taskrunner"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/benbjohnson/clock"
@@ -31,6 +29,9 @@ type allocRunner struct {
 	prevWatcher  interfaces.PrevAllocWatcher
 	prevMigrator interfaces.PrevAllocMigrator
 
+	// policy are the decisions taken from model/ (policy.go).
+	policy Policies
+
 	allocDir interfaces.AllocDir
 	// hookResources is the one object of HOOKRES-1: built before any task
 	// runner, handed to all of them, never replaced.
@@ -45,7 +46,7 @@ type allocRunner struct {
 	// model/status rules, taskNames sorted (DET-2), tasks by name.
 	taskDefs  []*structs.Task
 	taskNames []string
-	tasks     map[string]taskRunner
+	tasks     map[string]TaskRunner
 	gates     *startGates
 
 	allocMu sync.RWMutex
@@ -86,16 +87,6 @@ type allocRunner struct {
 
 	updates     *updateQueue
 	broadcaster *broadcaster
-
-	// defects are a mutant's deliberate defects (impl/mutants); zero is
-	// the reference runner.
-	defects defect.Set
-	// restored is set by Restore (the #16623 mutants' restore path,
-	// handoff.go).
-	restored atomic.Bool
-	// launchedEarly is set when the #16623 mutants launched the task
-	// runners before the prerun hooks.
-	launchedEarly bool
 }
 
 var _ interfaces.AllocRunner = (*allocRunner)(nil)
@@ -107,42 +98,16 @@ var _ interfaces.AllocRunner = (*allocRunner)(nil)
 // source derived from cfg.Rand in that order; then it persists the alloc
 // (STATE-2 "on add").
 func NewAllocRunner(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
-	ar, err := newAllocRunner(cfg, newTaskRunner)
-	if err != nil {
-		return nil, err
-	}
-	return ar, nil
-}
-
-// mutation is what a mutant changes (WithDefects); the zero value is the
-// reference runner.
-type mutation struct {
-	defects defect.Set
-	eval    taskrunner.ScheduleEvaluator
-}
-
-// WithDefects returns the factory of the reference alloc runner built with
-// defects d and, if eval is not nil, evaluating task schedules with eval
-// instead of model/schedule (SCHED-8). It exists for the mutants of
-// impl/mutants; WithDefects(0, nil) behaves exactly as NewAllocRunner.
-func WithDefects(d defect.Set, eval taskrunner.ScheduleEvaluator) interfaces.AllocRunnerFactory {
-	m := mutation{defects: d, eval: eval}
-	return func(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
-		ar, err := newMutatedAllocRunner(cfg, newTaskRunner, m)
-		if err != nil {
-			return nil, err
-		}
-		return ar, nil
-	}
+	return Factory(Policies{})(cfg)
 }
 
 var _ interfaces.AllocRunnerFactory = NewAllocRunner
 
 func checkConfig(cfg *interfaces.Config) error {
 	if cfg == nil {
-		return errors.New(msgNilConfig)
+		return errors.New("alloc runner config is nil")
 	}
-	var missing []string
+	var missing []error
 	for _, m := range []struct {
 		name string
 		nil  bool
@@ -157,27 +122,19 @@ func checkConfig(cfg *interfaces.Config) error {
 		{"Metrics", cfg.Metrics == nil && cfg.ClientConfig != nil && !cfg.ClientConfig.DisableAllocationHookMetrics},
 	} {
 		if m.nil {
-			missing = append(missing, fmt.Sprintf(msgConfigMissing, m.name))
+			missing = append(missing, fmt.Errorf("alloc runner config has no %s", m.name))
 		}
 	}
 	if len(missing) > 0 {
-		errs := make([]error, len(missing))
-		for i, m := range missing {
-			errs[i] = errors.New(m)
-		}
-		return errors.Join(errs...)
+		return errors.Join(missing...)
 	}
 	if cfg.Alloc.LookupTaskGroup() == nil {
-		return fmt.Errorf(msgNoTaskGroup, cfg.Alloc.ID, cfg.Alloc.TaskGroup)
+		return fmt.Errorf("alloc %s has no task group %q in its job", cfg.Alloc.ID, cfg.Alloc.TaskGroup)
 	}
 	return nil
 }
 
-func newAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory) (*allocRunner, error) {
-	return newMutatedAllocRunner(cfg, newTR, mutation{})
-}
-
-func newMutatedAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory, m mutation) (*allocRunner, error) {
+func newAllocRunner(cfg *interfaces.Config, p Policies) (*allocRunner, error) {
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
 	}
@@ -194,6 +151,7 @@ func newMutatedAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory, m mu
 		logger:             logger,
 		clock:              cfg.Clock,
 		clientConfig:       cfg.ClientConfig,
+		policy:             p.withDefaults(),
 		stateDB:            cfg.StateDB,
 		stateUpdater:       cfg.StateUpdater,
 		prevWatcher:        cfg.PrevAllocWatcher,
@@ -202,34 +160,24 @@ func newMutatedAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory, m mu
 		hookResources:      hookres.New(),
 		alloc:              alloc,
 		finishedAt:         map[string]time.Time{},
-		tasks:              map[string]taskRunner{},
+		tasks:              map[string]TaskRunner{},
 		taskStateUpdatedCh: make(chan struct{}, 1),
 		handlersStop:       make(chan struct{}),
 		stateHandlerDone:   make(chan struct{}),
 		updateHandlerDone:  make(chan struct{}),
 		killSem:            make(chan struct{}, 1),
 		updateHookSem:      make(chan struct{}, 1),
-		updates:            newUpdateQueue(),
 		broadcaster:        newBroadcaster(),
-		defects:            m.defects,
 	}
-	ar.updates.olderWins = m.defects.Has(defect.UpdateOlderWins)
+	ar.updates = newUpdateQueue(ar.policy.Supersedes)
 	ar.life.init()
 	ar.hookCtx, ar.hookCancel = context.WithCancel(context.Background())
 	ar.shutdownCtx, ar.shutdownCancel = context.WithCancel(context.Background())
-	disabled := cfg.ClientConfig.DisableAllocationHookMetrics && !m.defects.Has(defect.TelemIgnoresSwitch)
-	ar.prerunStats = hookstats.New(hookstats.Config{
-		Kind: hookstats.AllocHook, Metrics: cfg.Metrics, Clock: cfg.Clock,
-		BaseLabels: cfg.BaseLabels, Namespace: namespace, Disabled: disabled,
-	})
-	taskStats := hookstats.New(hookstats.Config{
-		Kind: hookstats.TaskHook, Metrics: cfg.Metrics, Clock: cfg.Clock,
-		BaseLabels: cfg.BaseLabels, Namespace: namespace, Disabled: disabled,
-	})
-	if m.defects.Has(defect.TelemWallclock) && !disabled {
-		ar.prerunStats = wallclockStats(ar.prerunStats, cfg.Clock)
-		taskStats = wallclockStats(taskStats, cfg.Clock)
-	}
+	stats := hookstats.Config{Kind: hookstats.AllocHook, Metrics: cfg.Metrics, Clock: cfg.Clock,
+		BaseLabels: cfg.BaseLabels, Namespace: namespace, Disabled: cfg.ClientConfig.DisableAllocationHookMetrics}
+	ar.prerunStats = ar.policy.HookStats(stats)
+	stats.Kind = hookstats.TaskHook
+	taskStats := ar.policy.HookStats(stats)
 	ar.hooks = ar.newHooks(cfg.CSIManager)
 
 	tg := alloc.LookupTaskGroup()
@@ -240,7 +188,7 @@ func newMutatedAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory, m mu
 		}
 	}
 	slices.Sort(ar.taskNames)
-	ar.gates = newStartGates(ar.taskNames)
+	ar.gates = newStartGates(ar.taskNames, ar.policy.Startable)
 
 	ar.persistAlloc(alloc) // STATE-2: alloc on add
 
@@ -260,12 +208,11 @@ func newMutatedAllocRunner(cfg *interfaces.Config, newTR taskRunnerFactory, m mu
 			StateUpdated:        ar.taskStateUpdated,
 			StartConditionMetCh: ar.gates.ch(name),
 			ServersContactedCh:  cfg.ServersContactedCh,
-			Defects:             m.defects,
-			Evaluate:            m.eval,
+			Policies:            ar.policy.Task,
 		}
-		tr, err := newTR(trCfg)
+		tr, err := ar.policy.NewTaskRunner(trCfg)
 		if err != nil {
-			return nil, fmt.Errorf(msgNewTaskRunner, name, err)
+			return nil, fmt.Errorf("failed to build task runner %q: %w", name, err)
 		}
 		ar.tasks[name] = tr
 	}

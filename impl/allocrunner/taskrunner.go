@@ -7,9 +7,10 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 )
 
-// taskRunner is what the alloc runner uses of a task runner
-// (impl/taskrunner.TaskRunner). It is an interface so that unit tests can
-// drive the alloc runner's logic with a scripted task runner.
+// TaskRunner is what the alloc runner uses of a task runner
+// (impl/taskrunner.TaskRunner, built by Policies.NewTaskRunner). It is an
+// interface so that unit tests can drive the alloc runner's logic with a
+// scripted task runner.
 //
 // The alloc runner relies on these behaviours:
 //
@@ -25,7 +26,8 @@ import (
 //     DisplayMessage reason, FailsTask and kill_reason Failed Restoring
 //     Task, and makes Run end the task dead and failed without starting it
 //     (AR-4).
-//  4. Shutdown returns once the run has ended, leaving the task running.
+//  4. Shutdown returns once the run has ended, leaving the task running;
+//     a task runner never started just stops (at once).
 //  5. StateUpdated (taskrunner.Config) is called after every task state
 //     change, without task runner locks held.
 //  6. TaskStateVersion changes whenever what TaskState returns may have
@@ -34,7 +36,7 @@ import (
 //
 // Lifecycle classification comes from the group's task definitions
 // (model/status), not from the task runners.
-type taskRunner interface {
+type TaskRunner interface {
 	Start()
 	Restore() error
 	WaitCh() <-chan struct{}
@@ -54,17 +56,4 @@ type taskRunner interface {
 	GetPauseState() structs.TaskScheduleState
 }
 
-var _ taskRunner = (*taskrunner.TaskRunner)(nil)
-
-// taskRunnerFactory builds one task runner.
-type taskRunnerFactory func(cfg *taskrunner.Config) (taskRunner, error)
-
-// newTaskRunner is the production taskRunnerFactory: the reference task
-// runner.
-func newTaskRunner(cfg *taskrunner.Config) (taskRunner, error) {
-	tr, err := taskrunner.NewTaskRunner(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return tr, nil
-}
+var _ TaskRunner = (*taskrunner.TaskRunner)(nil)

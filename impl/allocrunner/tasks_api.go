@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -28,7 +27,7 @@ func (ar *allocRunner) Signal(taskName, sig string) error {
 	var errs []error
 	for _, name := range ar.taskNames {
 		if err := ar.tasks[name].Signal(event(), sig); err != nil {
-			errs = append(errs, fmt.Errorf(MsgSignalTaskFailed, name, err))
+			errs = append(errs, fmt.Errorf(structs.FmtSignalTaskFailed, name, err))
 		}
 	}
 	return errors.Join(errs...)
@@ -96,7 +95,7 @@ func (ar *allocRunner) restartTasks(ev *structs.TaskEvent, selected func(string)
 		}
 		wg.Go(func() {
 			if err := ar.tasks[name].Restart(ar.shutdownCtx, event.Copy(), false); err != nil {
-				errs[i] = fmt.Errorf(msgRestartTask, name, err)
+				errs[i] = fmt.Errorf("failed to restart task %q: %w", name, err)
 			}
 		})
 	}
@@ -117,9 +116,6 @@ func (ar *allocRunner) SetTaskPauseState(taskName string, s structs.TaskSchedule
 func (ar *allocRunner) GetTaskPauseState(taskName string) (structs.TaskScheduleState, error) {
 	tr, ok := ar.tasks[taskName]
 	if !ok {
-		if ar.defects.Has(defect.PauseGetUnknownOK) { // mutant: an unknown task reads as ""
-			return "", nil
-		}
 		return "", errors.New(MsgTaskNotFound)
 	}
 	return tr.GetPauseState(), nil

@@ -1,7 +1,6 @@
 package allocrunner
 
 import (
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/status"
 	"github.com/allocsim/allocsim/model/structs"
 )
@@ -77,18 +76,15 @@ var overrideDescriptions = map[string]string{
 }
 
 // clientState computes the client-side fields from task states (AR-8):
-// ClientStatus and ClientDescription by model/status, a SetClientStatus
+// ClientStatus and ClientDescription by Policies.ClientStatus
+// (model/status), a SetClientStatus
 // override winning; with no task states the server alloc's are kept. A
 // client-terminal alloc gives every task a FinishedAt: a task without one
 // gets the instant this runner first saw it terminal, kept for later
 // passes so the state stays stable. states is adopted, not copied.
 func (ar *allocRunner) clientState(states map[string]*structs.TaskState) *structs.AllocState {
 	server := ar.serverAlloc()
-	st, desc := status.ClientStatus(states)
-	if ar.defects.Has(defect.StatusRunningOverFailed) && st == structs.AllocClientStatusFailed &&
-		anyRunning(states) { // mutant: running outranks failed
-		st, desc = structs.AllocClientStatusRunning, status.DescriptionRunning
-	}
+	st, desc := ar.policy.ClientStatus(states)
 	ar.stateMu.Lock()
 	defer ar.stateMu.Unlock()
 	if ar.statusOverride != "" {

@@ -6,30 +6,28 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 )
 
-// updateQueue is AR-10's queue of one: a newer update replaces the queued
-// one, one with a lower AllocModifyIndex than the queued one is dropped,
-// and nothing is accepted once closed.
+// updateQueue is AR-10's queue of one: an update replaces the queued one
+// if it supersedes it (Policies.Supersedes: unless its AllocModifyIndex is
+// lower), else it is dropped; nothing is accepted once closed.
 type updateQueue struct {
-	mu     sync.Mutex
-	queued *structs.Allocation
-	closed bool
-	// olderWins is the update-older-wins mutant's defect: nothing is
-	// dropped for its index.
-	olderWins bool
+	mu         sync.Mutex
+	queued     *structs.Allocation
+	closed     bool
+	supersedes func(queued, update *structs.Allocation) bool
 	// ready has room for one wake-up; done closes with the queue.
 	ready chan struct{}
 	done  chan struct{}
 }
 
-func newUpdateQueue() *updateQueue {
-	return &updateQueue{ready: make(chan struct{}, 1), done: make(chan struct{})}
+func newUpdateQueue(supersedes func(queued, update *structs.Allocation) bool) *updateQueue {
+	return &updateQueue{supersedes: supersedes, ready: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 // push queues a; it reports whether a was kept.
 func (q *updateQueue) push(a *structs.Allocation) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.closed || (!q.olderWins && q.queued != nil && a.AllocModifyIndex < q.queued.AllocModifyIndex) {
+	if q.closed || (q.queued != nil && !q.supersedes(q.queued, a)) {
 		return false
 	}
 	q.queued = a

@@ -35,7 +35,7 @@ func TestUpdateQueue_AR10(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			q := newUpdateQueue()
+			q := newUpdateQueue(Policies{}.withDefaults().Supersedes)
 			for i, p := range tc.pushes {
 				must.Eq(t, tc.kept[i], q.push(idx(p, "run")))
 			}

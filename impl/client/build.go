@@ -70,7 +70,7 @@ func (c *Client) runnerConfig(alloc *structs.Allocation, rng *rand.Rand) *interf
 func (c *Client) build(alloc *structs.Allocation, rng *rand.Rand) (interfaces.AllocRunner, bool) {
 	ar, err := c.factory(c.runnerConfig(alloc, rng))
 	if err == nil && ar == nil {
-		err = errors.New(msgNilRunner)
+		err = errors.New("factory returned no runner")
 	}
 	if err != nil {
 		c.logger.Error("building alloc runner failed", "alloc_id", alloc.ID, "error", err)
@@ -85,7 +85,7 @@ func (c *Client) build(alloc *structs.Allocation, rng *rand.Rand) (interfaces.Al
 func (c *Client) reportFailed(alloc *structs.Allocation, err error) {
 	s := alloc.Stripped()
 	s.ClientStatus = structs.AllocClientStatusFailed
-	s.ClientDescription = fmt.Sprintf(fmtPlacementFailed, err)
+	s.ClientDescription = fmt.Sprintf("failed to build alloc runner: %v", err)
 	c.updates.AllocStateUpdated(s)
 	c.runners.markFailed(alloc.ID)
 }

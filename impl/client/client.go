@@ -10,8 +10,8 @@ import (
 
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/benbjohnson/clock"
 	metrics "github.com/hashicorp/go-metrics"
 )
@@ -47,14 +47,9 @@ type Client struct {
 	stopped  bool
 	stopOnce sync.Once
 
-	// defects are a mutant's (WithDefects); zero for the reference.
-	defects defect.Set
 	// parkSync: the sync loop stops its ticker while the buffer is empty
 	// (New); Ticking's never does.
 	parkSync bool
-	// resend is the sync-retry-appended mutant's failed batch, sent again
-	// after the next batch's updates.
-	resend []*structs.Allocation
 }
 
 var _ interfaces.Client = (*Client)(nil)
@@ -67,7 +62,7 @@ var _ interfaces.Client = (*Client)(nil)
 // retry jitter), so that the loops never share a source and the draws
 // never depend on how the loops interleave (DET-1, DET-3).
 func New(opts *interfaces.ClientOptions) (interfaces.Client, error) {
-	return newClient(opts, 0, true)
+	return newClient(opts, Policies{}, true)
 }
 
 // Ticking is the reference client with a sync loop that never parks: its
@@ -75,18 +70,25 @@ func New(opts *interfaces.ClientOptions) (interfaces.Client, error) {
 // runner written elsewhere typically does (SYNC-3 allows both; the
 // benchmarks measure the simulator's cost per event with it).
 func Ticking(opts *interfaces.ClientOptions) (interfaces.Client, error) {
-	return newClient(opts, 0, false)
+	return newClient(opts, Policies{}, false)
 }
 
-// WithDefects returns the factory of the reference client built with
-// defects d (those of impl/internal/defect that are the client's). It
-// exists for the mutants of impl/mutants; WithDefects(0) behaves exactly
-// as New.
-func WithDefects(d defect.Set) interfaces.ClientFactory {
-	return func(opts *interfaces.ClientOptions) (interfaces.Client, error) { return newClient(opts, d, true) }
+// Policies are the sync decisions the client takes from model/syncpolicy
+// (its Buffer's methods), which a mutant of impl/mutants may replace by a
+// wrong one. A nil field is model/'s: the zero value is the reference.
+type Policies struct {
+	Add    func(b *syncpolicy.Buffer, alloc *structs.Allocation)                     // SYNC-1: newest wins
+	Tick   func(b *syncpolicy.Buffer, in syncpolicy.TickInput) syncpolicy.TickResult // SYNC-3, SYNC-5: a tick's decision
+	Failed func(b *syncpolicy.Buffer, batch syncpolicy.Batch)                        // SYNC-3: the failed batch re-inserted
 }
 
-func newClient(opts *interfaces.ClientOptions, d defect.Set, parkSync bool) (interfaces.Client, error) {
+// Factory returns the factory of the reference client deciding by p;
+// Factory(Policies{}) behaves exactly as New.
+func Factory(p Policies) interfaces.ClientFactory {
+	return func(opts *interfaces.ClientOptions) (interfaces.Client, error) { return newClient(opts, p, true) }
+}
+
+func newClient(opts *interfaces.ClientOptions, p Policies, parkSync bool) (interfaces.Client, error) {
 	if err := checkOptions(opts); err != nil {
 		return nil, err
 	}
@@ -97,10 +99,9 @@ func newClient(opts *interfaces.ClientOptions, d defect.Set, parkSync bool) (int
 		clock:    opts.Clock,
 		factory:  opts.AllocRunnerFactory,
 		rpc:      newRPCCaller(opts.RPCClient),
-		updates:  newPendingUpdates(opts.StateDB, d),
+		updates:  newPendingUpdates(opts.StateDB, p),
 		runners:  newRegistry(),
 		contact:  newServersContact(),
-		defects:  d,
 		parkSync: parkSync,
 	}
 	if c.logger == nil {
@@ -108,9 +109,6 @@ func newClient(opts *interfaces.ClientOptions, d defect.Set, parkSync bool) (int
 	}
 	c.logger = c.logger.With("node_id", c.node.NodeID)
 	c.baseLabels = hookstats.BaseLabels(c.node.NodeID, c.node.Datacenter, c.node.NodeClass, c.node.NodePool)
-	if d.Has(defect.TelemClassEmpty) {
-		c.baseLabels[2].Value = c.node.NodeClass // mutant: no `none` for an empty class
-	}
 	c.runnerSeeds = rand.New(rand.NewPCG(opts.Rand.Uint64(), opts.Rand.Uint64()))
 	c.retryJitter = rand.New(rand.NewPCG(opts.Rand.Uint64(), opts.Rand.Uint64()))
 	c.ctx, c.cancel = context.WithCancel(context.Background())
@@ -120,19 +118,19 @@ func newClient(opts *interfaces.ClientOptions, d defect.Set, parkSync bool) (int
 func checkOptions(opts *interfaces.ClientOptions) error {
 	switch {
 	case opts == nil:
-		return errors.New(msgNilOptions)
+		return errors.New("client options are nil")
 	case opts.Node == nil:
-		return errors.New(msgNilNode)
+		return errors.New("client options: node config is nil")
 	case opts.Clock == nil:
-		return errors.New(msgNilClock)
+		return errors.New("client options: clock is nil")
 	case opts.Rand == nil:
-		return errors.New(msgNilRand)
+		return errors.New("client options: rand source is nil")
 	case opts.StateDB == nil:
-		return errors.New(msgNilStateDB)
+		return errors.New("client options: state DB is nil")
 	case opts.RPCClient == nil:
-		return errors.New(msgNilRPCClient)
+		return errors.New("client options: RPC client is nil")
 	case opts.AllocRunnerFactory == nil:
-		return errors.New(msgNilRunnerFactory)
+		return errors.New("client options: alloc runner factory is nil (reference.Factory pairs this client with the reference alloc runner)")
 	}
 	return nil
 }
@@ -155,9 +153,9 @@ func (c *Client) Start() error {
 	defer c.stateMu.Unlock()
 	switch {
 	case c.stopped:
-		return errors.New(msgShutDown)
+		return errors.New("client is shut down")
 	case c.started:
-		return errors.New(msgAlreadyStart)
+		return errors.New("client already started")
 	}
 	if err := c.restore(); err != nil {
 		return err

@@ -23,11 +23,11 @@ func TestNewChecksOptions(t *testing.T) {
 		mutate func(o *interfaces.ClientOptions)
 		want   string
 	}{
-		{"node", func(o *interfaces.ClientOptions) { o.Node = nil }, msgNilNode},
-		{"clock", func(o *interfaces.ClientOptions) { o.Clock = nil }, msgNilClock},
-		{"rand", func(o *interfaces.ClientOptions) { o.Rand = nil }, msgNilRand},
-		{"state DB", func(o *interfaces.ClientOptions) { o.StateDB = nil }, msgNilStateDB},
-		{"rpc", func(o *interfaces.ClientOptions) { o.RPCClient = nil }, msgNilRPCClient},
+		{"node", func(o *interfaces.ClientOptions) { o.Node = nil }, "client options: node config is nil"},
+		{"clock", func(o *interfaces.ClientOptions) { o.Clock = nil }, "client options: clock is nil"},
+		{"rand", func(o *interfaces.ClientOptions) { o.Rand = nil }, "client options: rand source is nil"},
+		{"state DB", func(o *interfaces.ClientOptions) { o.StateDB = nil }, "client options: state DB is nil"},
+		{"rpc", func(o *interfaces.ClientOptions) { o.RPCClient = nil }, "client options: RPC client is nil"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,7 +38,7 @@ func TestNewChecksOptions(t *testing.T) {
 		})
 	}
 	_, err := New(nil)
-	must.EqError(t, err, msgNilOptions)
+	must.EqError(t, err, "client options are nil")
 }
 
 // TestLifecycle: Start once, not after Shutdown; Shutdown is idempotent,
@@ -49,7 +49,7 @@ func TestLifecycle(t *testing.T) {
 		r.srv.put(testAlloc("a", 1), testAlloc("b", 1))
 		c := r.start()
 		must.Eq(t, "node-1", c.NodeID())
-		must.EqError(t, c.Start(), msgAlreadyStart)
+		must.EqError(t, c.Start(), "client already started")
 		synctest.Wait()
 		r.shutdown()
 		for _, id := range []string{"a", "b"} {
@@ -58,7 +58,7 @@ func TestLifecycle(t *testing.T) {
 			<-fr.WaitCh() // Run has returned: Shutdown waited for it
 		}
 		c.Shutdown()
-		must.EqError(t, c.Start(), msgShutDown)
+		must.EqError(t, c.Start(), "client is shut down")
 	})
 }
 
@@ -68,7 +68,7 @@ func TestShutdownBeforeStart(t *testing.T) {
 	c, err := New(r.options())
 	must.NoError(t, err)
 	c.Shutdown()
-	must.EqError(t, c.Start(), msgShutDown)
+	must.EqError(t, c.Start(), "client is shut down")
 }
 
 // TestShutdownPlainRPCClient: with a transport that cannot be cancelled,
@@ -191,7 +191,7 @@ func TestRunnerFactoryRequired(t *testing.T) {
 	opts := r.options()
 	opts.AllocRunnerFactory = nil
 	_, err := New(opts)
-	must.EqError(t, err, msgNilRunnerFactory)
+	must.EqError(t, err, "client options: alloc runner factory is nil (reference.Factory pairs this client with the reference alloc runner)")
 }
 
 // TestRegistryOrder: the registry lists live runners by alloc ID and

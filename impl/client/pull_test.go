@@ -103,7 +103,7 @@ func TestAR3_NilRunnerIsAFailure(t *testing.T) {
 		r.advance(time.Second)
 		sent := r.srv.sent()
 		must.Len(t, 1, sent)
-		must.Eq(t, fmt.Sprintf(fmtPlacementFailed, msgNilRunner), sent[0].req.Alloc[0].ClientDescription)
+		must.Eq(t, fmt.Sprintf("failed to build alloc runner: %v", "factory returned no runner"), sent[0].req.Alloc[0].ClientDescription)
 		r.shutdown()
 	})
 }

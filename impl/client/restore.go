@@ -27,7 +27,7 @@ import (
 func (c *Client) restore() error {
 	allocs, undecodable, err := c.opts.StateDB.GetAllAllocations()
 	if err != nil {
-		return fmt.Errorf(fmtRestoreAllocs, err)
+		return fmt.Errorf("restore allocs: %w", err)
 	}
 	for _, id := range slices.Sorted(maps.Keys(undecodable)) {
 		c.logger.Error("skipping undecodable alloc", "alloc_id", id, "error", undecodable[id])

@@ -66,7 +66,7 @@ func TestSTATE3_Restore(t *testing.T) {
 		sent := r.srv.sent()
 		must.Len(t, 1, sent)
 		must.Eq(t, time.Second, sent[0].at)
-		must.Eq(t, []string{"a1@v1", "a3@v1", "a5@" + fmt.Sprintf(fmtPlacementFailed, errFactory)}, versions(sent[0]))
+		must.Eq(t, []string{"a1@v1", "a3@v1", "a5@" + fmt.Sprintf("failed to build alloc runner: %v", errFactory)}, versions(sent[0]))
 		must.Eq(t, structs.AllocClientStatusFailed, sent[0].req.Alloc[2].ClientStatus)
 		r.shutdown()
 	})

@@ -15,6 +15,9 @@ import (
 // `Unknown allocation "<id>"`.
 var ErrUnknownAllocation = errors.New("unknown allocation")
 
+// fmtUnknownAlloc is API-7's client-side lookup failure, SPEC text.
+const fmtUnknownAlloc = "Unknown allocation \"%s\""
+
 type unknownAllocError struct{ id string }
 
 func (e unknownAllocError) Error() string        { return fmt.Sprintf(fmtUnknownAlloc, e.id) }
@@ -87,7 +90,7 @@ func (c *Client) ClientRPC(method string, args any, reply any) error {
 			return nil
 		})
 	default:
-		return fmt.Errorf(fmtUnknownMethod, method)
+		return fmt.Errorf("unknown client RPC method %q", method)
 	}
 }
 
@@ -108,7 +111,7 @@ func signal(ar interfaces.AllocRunner, task, sig string) error {
 	var errs []error
 	for _, name := range taskNames(ar) {
 		if err := ar.Signal(name, sig); err != nil {
-			errs = append(errs, fmt.Errorf(fmtSignalTask, name, err))
+			errs = append(errs, fmt.Errorf(structs.FmtSignalTaskFailed, name, err))
 		}
 	}
 	return errors.Join(errs...)
@@ -156,11 +159,11 @@ func handle[Req, Resp any](method string, args, reply any, fn func(*Req, *Resp) 
 		req = &a
 	}
 	if req == nil {
-		return fmt.Errorf(fmtBadArgs, method, args, reflect.TypeFor[Req]())
+		return fmt.Errorf("%s: args are %T, want *%s", method, args, reflect.TypeFor[Req]())
 	}
 	resp, ok := reply.(*Resp)
 	if !ok || resp == nil {
-		return fmt.Errorf(fmtBadReply, method, reply, reflect.TypeFor[Resp]())
+		return fmt.Errorf("%s: reply is %T, want non-nil *%s", method, reply, reflect.TypeFor[Resp]())
 	}
 	return fn(req, resp)
 }

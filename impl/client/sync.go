@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 )
@@ -91,22 +90,9 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 		Alloc:        res.Batch.Allocs(), // sorted by alloc ID
 		WriteRequest: structs.WriteRequest{Region: c.node.Region},
 	}
-	if c.defects.Has(defect.SyncRetryAppended) {
-		// mutant: the last failed batch sent again after the fresh
-		// updates, and never cleared
-		req.Alloc = append(req.Alloc, c.resend...)
-	}
 	var resp structs.GenericResponse
-	sent := c.updates.sendStarted()
-	err := c.rpc.call(ctx, structs.RPCNodeUpdateAlloc, req, &resp)
-	sent()
-	if err != nil {
-		if c.defects.Has(defect.SyncRetryAppended) {
-			c.resend = res.Batch.Allocs()
-		}
-		if !c.defects.Has(defect.SyncLossyRetry) { // mutant: the failed batch is lost
-			c.updates.failed(res.Batch)
-		}
+	if err := c.rpc.call(ctx, structs.RPCNodeUpdateAlloc, req, &resp); err != nil {
+		c.updates.failed(res.Batch)
 		delay := syncpolicy.RetryDelay(c.retryJitter.Float64())
 		c.logger.Warn("syncing alloc states failed", "allocs", res.Batch.Len(), "retry_in", delay, "error", err)
 		return delay, true
@@ -131,8 +117,7 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 // see the lock-order note on syncpolicy.Buffer) on copies of the buffered
 // updates; if the buffer changed meanwhile, it classifies again.
 func (c *Client) tickBuffer() syncpolicy.TickResult {
-	// mutant (sync-early-send): ServersContactedCh ignored
-	contacted := c.contact.done() || c.defects.Has(defect.SyncEarlySend)
+	contacted := c.contact.done()
 	for attempt := 1; ; attempt++ {
 		if res, ok := c.updates.tickIdle(contacted); ok {
 			return res
@@ -146,7 +131,7 @@ func (c *Client) tickBuffer() syncpolicy.TickResult {
 		classes := make(map[string]syncpolicy.Class, len(pending))
 		for _, e := range live { // alloc-ID order (DET-2)
 			if u, ok := pending[e.id]; ok {
-				classes[e.id] = syncpolicy.Class{Priority: c.mutatePriority(e.ar.GetUpdatePriority(u)), HasRunner: true}
+				classes[e.id] = syncpolicy.Class{Priority: e.ar.GetUpdatePriority(u), HasRunner: true}
 			}
 		}
 		in := syncpolicy.TickInput{ServersContacted: contacted, Classify: syncpolicy.ClassifyMap(classes)}
@@ -154,19 +139,4 @@ func (c *Client) tickBuffer() syncpolicy.TickResult {
 			return res
 		}
 	}
-}
-
-// mutatePriority is the identity for the reference client; the sync
-// mutants change a runner's priority here: sync-no-priority makes every
-// changed update ride the next tick (Typical counts as Urgent; unchanged,
-// None, ones are still dropped), sync-lazy-status classifies a
-// ClientStatus change Typical.
-func (c *Client) mutatePriority(p syncpolicy.Priority) syncpolicy.Priority {
-	switch {
-	case c.defects.Has(defect.SyncNoPriority) && p == syncpolicy.Typical:
-		return syncpolicy.Urgent
-	case c.defects.Has(defect.SyncLazyStatus) && p == syncpolicy.Urgent:
-		return syncpolicy.Typical
-	}
-	return p
 }

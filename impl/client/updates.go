@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 )
@@ -15,25 +14,31 @@ import (
 // runner is called, so producers never block on the sync loop (SYNC-5.5).
 type pendingUpdates struct {
 	db interfaces.StateDB
-	// defects are the mutant's (sync-oldest-wins, sync-blocking-producer).
-	defects defect.Set
+
+	policy Policies
 
 	mu  sync.Mutex
 	buf syncpolicy.Buffer
 	// version counts Adds and re-inserts; the sync loop uses it to see
 	// whether the buffer changed while it classified without the lock.
 	version uint64
-	// sending is the sync-blocking-producer mutant's: open while an
-	// UpdateAlloc is in flight, closed when it returned.
-	sending chan struct{}
 	// wake is the parked sync loop's (park): closed by the next Add.
 	wake chan struct{}
 }
 
 var _ interfaces.StateUpdater = (*pendingUpdates)(nil)
 
-func newPendingUpdates(db interfaces.StateDB, d defect.Set) *pendingUpdates {
-	return &pendingUpdates{db: db, defects: d}
+func newPendingUpdates(db interfaces.StateDB, p Policies) *pendingUpdates {
+	if p.Add == nil {
+		p.Add = (*syncpolicy.Buffer).Add
+	}
+	if p.Tick == nil {
+		p.Tick = (*syncpolicy.Buffer).Tick
+	}
+	if p.Failed == nil {
+		p.Failed = (*syncpolicy.Buffer).Failed
+	}
+	return &pendingUpdates{db: db, policy: p}
 }
 
 // AllocStateUpdated buffers the stripped alloc, newest wins (SYNC-1). It
@@ -44,20 +49,7 @@ func (p *pendingUpdates) AllocStateUpdated(alloc *structs.Allocation) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for p.defects.Has(defect.SyncBlockingProducer) && p.sending != nil {
-		// mutant: the producer waits for the UpdateAlloc in flight (on a
-		// channel, so that it is durably blocked, not on the lock)
-		ch := p.sending
-		p.mu.Unlock()
-		<-ch
-		p.mu.Lock()
-	}
-	if p.defects.Has(defect.SyncOldestWins) {
-		if _, ok := p.buf.Get(alloc.ID); ok {
-			return // mutant: the first buffered update of an alloc is kept
-		}
-	}
-	p.buf.Add(alloc)
+	p.policy.Add(&p.buf, alloc)
 	p.version++
 	if p.wake != nil {
 		close(p.wake)
@@ -83,24 +75,6 @@ func (p *pendingUpdates) slept(missed uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.buf.Slept(missed)
-}
-
-// sendStarted marks an UpdateAlloc in flight and returns what marks it
-// returned; only the sync-blocking-producer mutant's producers wait for it.
-func (p *pendingUpdates) sendStarted() func() {
-	if !p.defects.Has(defect.SyncBlockingProducer) {
-		return func() {}
-	}
-	ch := make(chan struct{})
-	p.mu.Lock()
-	p.sending = ch
-	p.mu.Unlock()
-	return func() {
-		p.mu.Lock()
-		p.sending = nil
-		p.mu.Unlock()
-		close(ch)
-	}
 }
 
 // PutAllocation persists an alloc (STATE-2 `alloc`).
@@ -131,25 +105,24 @@ func (p *pendingUpdates) tick(in syncpolicy.TickInput, version uint64, force boo
 	if !force && p.version != version {
 		return syncpolicy.TickResult{}, false
 	}
-	return p.buf.Tick(in), true
+	return p.policy.Tick(&p.buf, in), true
 }
 
 // tickIdle applies a tick that needs no classification, when the buffer
-// is empty or the servers were not contacted (Tick then holds whatever the
-// classes are); ok is false, and nothing happened, otherwise.
+// is empty; ok is false, and nothing happened, otherwise.
 func (p *pendingUpdates) tickIdle(contacted bool) (syncpolicy.TickResult, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if contacted && p.buf.Len() > 0 {
+	if p.buf.Len() > 0 {
 		return syncpolicy.TickResult{}, false
 	}
-	return p.buf.Tick(syncpolicy.TickInput{ServersContacted: contacted}), true
+	return p.policy.Tick(&p.buf, syncpolicy.TickInput{ServersContacted: contacted}), true
 }
 
 func (p *pendingUpdates) failed(b syncpolicy.Batch) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.buf.Failed(b)
+	p.policy.Failed(&p.buf, b)
 	p.version++
 }
 

@@ -15,6 +15,8 @@ type Handler interface {
 	// labelled with hook_name = hookName. hookType is the third key part
 	// (`prerun` or `prestart`, TELEM-1). Safe for concurrent use.
 	Emit(start time.Time, hookName, hookType string, err error)
+	// Skipped records a done hook not run: nothing (TELEM-3).
+	Skipped(hookName, hookType string)
 }
 
 // Config configures a Handler. Zero values: Disabled false means enabled;
@@ -94,7 +96,10 @@ func (h *handler) Emit(start time.Time, hookName, hookType string, err error) {
 	h.sink.IncrCounterWithLabels(Key(h.kind, hookType, outcome), 1, labels)
 }
 
+func (*handler) Skipped(string, string) {}
+
 // noop is the disabled Handler (TELEM-5).
 type noop struct{}
 
 func (noop) Emit(time.Time, string, string, error) {}
+func (noop) Skipped(string, string)                {}

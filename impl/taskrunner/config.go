@@ -1,17 +1,14 @@
 package taskrunner
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"time"
 
-	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/internal/defect"
-	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
@@ -24,7 +21,8 @@ import (
 // HookResources. Zero values of the others: Logger discards; Rand is a
 // fixed-seed source; ClientConfig is the zero config (30s max kill timeout,
 // UTC local zone); HookStats emits nothing; StateUpdated is not called;
-// a nil StartConditionMetCh or ServersContactedCh counts as closed.
+// a nil StartConditionMetCh or ServersContactedCh counts as closed;
+// Policies are model/'s.
 type Config struct {
 	Alloc         *structs.Allocation
 	Task          *structs.Task
@@ -35,8 +33,9 @@ type Config struct {
 	StateDB       interfaces.StateDB
 	DriverManager drivers.DriverManager
 	AllocDir      interfaces.AllocDir
-	// HookResources is the AR's one object (HOOKRES-1), never nil.
-	HookResources *hookres.HookResources
+	// HookResources is the AR's one hook resources object (HOOKRES-1) as
+	// the volumes prestart reads it (HOOKRES-3).
+	HookResources CSIMounts
 	// HookStats emits task prestart telemetry (TELEM-3); the AR builds it
 	// with the alloc's namespace, or the no-op handler (TELEM-5).
 	HookStats hookstats.Handler
@@ -48,17 +47,14 @@ type Config struct {
 	StartConditionMetCh <-chan struct{}
 	// ServersContactedCh closes after the first alloc pull (STATE-4).
 	ServersContactedCh <-chan struct{}
-	// Defects are the deliberate defects of a mutant (impl/mutants); the
-	// zero Set is the reference task runner.
-	Defects defect.Set
-	// Evaluate replaces the pause gate's schedule evaluation (SCHED-8)
-	// for schedule mutants; nil is the reference, model/schedule.
-	Evaluate ScheduleEvaluator
+	// Policies are the decisions taken from model/ (policy.go).
+	Policies Policies
 }
 
-// ScheduleEvaluator evaluates schedule s at instant at, reading empty and
-// "Local" zones as local (the signature of model/schedule.Evaluate).
-type ScheduleEvaluator func(s *schedule.Schedule, at time.Time, local *time.Location) (schedule.Result, error)
+// CSIMounts is the read side of the hook resources (HOOKRES-2).
+type CSIMounts interface {
+	GetCSIMounts() map[string]*interfaces.CSIMountPoint
+}
 
 // fixedSeed seeds the source of a Config without Rand.
 const fixedSeed = 0x7461736b72756e // "taskrun"
@@ -67,7 +63,7 @@ const fixedSeed = 0x7461736b72756e // "taskrun"
 // documented zero values filled in.
 func (c *Config) withDefaults() (*Config, error) {
 	if c == nil {
-		return nil, fmt.Errorf(fmtNilConfig, "value")
+		return nil, errors.New("task runner config has no value")
 	}
 	for _, req := range []struct {
 		name string
@@ -82,13 +78,14 @@ func (c *Config) withDefaults() (*Config, error) {
 		{"HookResources", c.HookResources == nil},
 	} {
 		if req.nil {
-			return nil, fmt.Errorf(fmtNilConfig, req.name)
+			return nil, fmt.Errorf("task runner config has no %s", req.name)
 		}
 	}
 	if c.Alloc.LookupTaskGroup() == nil {
-		return nil, fmt.Errorf(fmtNoTaskGroup, c.Alloc.ID, c.Alloc.TaskGroup)
+		return nil, fmt.Errorf("alloc %q has no task group %q", c.Alloc.ID, c.Alloc.TaskGroup)
 	}
 	out := *c
+	out.Policies = c.Policies.withDefaults()
 	if out.Logger == nil {
 		out.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
@@ -255,7 +254,7 @@ func (tr *TaskRunner) endRun(run *driverRun, res *drivers.ExitResult, startErr e
 	if len(held) > 0 {
 		tr.changeState(func(ts *structs.TaskState) {
 			for _, ev := range taskEvents(held, tr.clock.Now()) {
-				tr.appendTo(ts, ev)
+				tr.cfg.Policies.AppendEvent(ts, ev)
 			}
 		})
 		tr.notify()
@@ -266,11 +265,9 @@ func (tr *TaskRunner) endRun(run *driverRun, res *drivers.ExitResult, startErr e
 		tr.tracker.SetExitResult(exitResult(res))
 	}
 	if startErr != nil {
-		// mutant restart-recoverable-lost: every driver start error is fatal
-		recoverable := drivers.IsRecoverable(startErr) && !tr.cfg.Defects.Has(defect.RestartRecoverableLost)
-		tr.tracker.SetStartError(startErr, recoverable)
+		tr.tracker.SetStartError(startErr, drivers.IsRecoverable(startErr))
 	}
-	if pauseInduced && !tr.cfg.Defects.Has(defect.PauseCountsRestarts) {
+	if pauseInduced {
 		tr.tracker.SetPauseInduced()
 	}
 	if failure != nil {

@@ -1,10 +1,6 @@
 package taskrunner
 
 import (
-	"fmt"
-	"slices"
-
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -15,23 +11,6 @@ func (tr *TaskRunner) AppendEvent(ev *structs.TaskEvent) {
 		return
 	}
 	tr.updateState("", ev)
-}
-
-// appendTo appends ev to ts by DATA-6 (model/structs), the one place task
-// events are kept or dropped.
-func (tr *TaskRunner) appendTo(ts *structs.TaskState, ev *structs.TaskEvent) {
-	if tr.cfg.Defects.Has(defect.EventDisplayRaw) && ev.Type == structs.TaskRestarting && ev.DisplayMessage == "" {
-		// mutant: the delay printed as raw nanoseconds, not a Duration
-		ev.DisplayMessage = fmt.Sprintf("Task restarting in %v", ev.StartDelay)
-	}
-	if !tr.cfg.Defects.Has(defect.EventCap11) {
-		ts.AppendEvent(ev)
-		return
-	}
-	kept := slices.Clone(ts.Events) // mutant: the newest 11 survive
-	ts.AppendEvent(ev)
-	kept = append(kept, ev)
-	ts.Events = kept[max(0, len(kept)-structs.MaxTaskEvents-1):]
 }
 
 // newEvent returns an event of type typ at the clock's instant.
@@ -48,7 +27,7 @@ func (tr *TaskRunner) updateState(newState string, ev *structs.TaskEvent) {
 			if ev.Time == 0 {
 				ev.Time = tr.clock.Now().UnixNano()
 			}
-			tr.appendTo(ts, ev)
+			tr.cfg.Policies.AppendEvent(ts, ev)
 		}
 		if newState != "" {
 			ts.SetState(newState, tr.clock.Now())
@@ -141,7 +120,7 @@ func (tr *TaskRunner) commitPause(stored structs.TaskScheduleState, events []*st
 	tr.changeState(func(ts *structs.TaskState) {
 		ts.Paused = stored
 		for _, ev := range events {
-			tr.appendTo(ts, ev)
+			tr.cfg.Policies.AppendEvent(ts, ev)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/model/pause"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -20,7 +21,7 @@ var (
 	_ interfaces.TaskStopHook   = (*pauseHook)(nil)
 )
 
-func (*pauseHook) Name() string { return hookNamePause }
+func (*pauseHook) Name() string { return pause.HookName }
 
 // Update hands the gate the task's schedule in the new alloc.
 func (h *pauseHook) Update(_ context.Context, alloc *structs.Allocation) error {

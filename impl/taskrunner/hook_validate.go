@@ -7,6 +7,7 @@ import (
 
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/telemetry"
 )
 
 // validateHook checks the task definition once before its first start; it
@@ -15,7 +16,7 @@ type validateHook struct{}
 
 var _ interfaces.TaskPrestartHook = validateHook{}
 
-func (validateHook) Name() string { return hookNameValidate }
+func (validateHook) Name() string { return telemetry.HookValidate }
 
 func (validateHook) Prestart(_ context.Context, req *interfaces.TaskPrestartRequest, resp *interfaces.TaskPrestartResponse) error {
 	if err := validateTask(req.Task); err != nil {
@@ -29,11 +30,11 @@ func (validateHook) Prestart(_ context.Context, req *interfaces.TaskPrestartRequ
 func validateTask(t *structs.Task) error {
 	switch {
 	case t == nil || t.Name == "":
-		return errors.New(msgValidateNoName)
+		return errors.New("task has no name")
 	case t.Driver == "":
-		return fmt.Errorf(fmtValidateNoDriver, t.Name)
+		return fmt.Errorf("task %q has no driver", t.Name)
 	case t.KillTimeout < 0:
-		return fmt.Errorf(fmtValidateTimeout, t.Name, t.KillTimeout)
+		return fmt.Errorf("task %q has a negative kill timeout %v", t.Name, t.KillTimeout)
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
 )
@@ -26,10 +25,13 @@ func (tr *TaskRunner) buildHooks() []interfaces.TaskHook {
 	return []interfaces.TaskHook{
 		validateHook{},
 		&taskDirHook{dir: tr.taskDir, events: tr, clock: tr.clock},
-		&volumesHook{resources: tr.hookResources, group: tr.taskGroup},
+		&volumesHook{resources: tr.cfg.HookResources, group: tr.taskGroup},
 		&pauseHook{gate: tr.gate, task: tr.taskName},
 	}
 }
+
+// fmtPrestartFailed is AR-5's recoverable start error, SPEC text.
+const fmtPrestartFailed = "prestart hook %q failed: %w"
 
 // runPrestartHook runs one prestart hook; a panic in it is its error
 // (`panic: <value>`), so a hook that dereferences nil fails its task's
@@ -39,7 +41,7 @@ func runPrestartHook(h interfaces.TaskPrestartHook, ctx context.Context, req *in
 	resp *interfaces.TaskPrestartResponse) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf(fmtHookPanic, r)
+			err = fmt.Errorf(structs.FmtHookPanic, r)
 		}
 	}()
 	return h.Prestart(ctx, req, resp)
@@ -66,9 +68,7 @@ func (tr *TaskRunner) prestart() (map[string]string, error) {
 		prev := tr.localState.Hooks[name].Copy()
 		tr.stateMu.Unlock()
 		if prev != nil && prev.PrestartDone {
-			if tr.cfg.Defects.Has(defect.TelemCountsSkipped) {
-				tr.cfg.HookStats.Emit(tr.clock.Now(), name, hookstats.HookTypePrestart, nil)
-			}
+			tr.cfg.HookStats.Skipped(name, hookstats.HookTypePrestart)
 			maps.Copy(env, prev.Env)
 			continue
 		}
@@ -82,7 +82,7 @@ func (tr *TaskRunner) prestart() (map[string]string, error) {
 		tr.cfg.HookStats.Emit(start, name, hookstats.HookTypePrestart, err)
 		if err != nil {
 			tr.AppendEvent(tr.newEvent(structs.TaskHookFailed).
-				SetMessage(fmt.Sprintf(fmtHookFailedMessage, name, err)))
+				SetMessage(fmt.Sprintf(structs.FmtHookFailedMessage, name, err)))
 			return nil, drivers.NewRecoverableError(fmt.Errorf(fmtPrestartFailed, name, err), true)
 		}
 		maps.Copy(env, resp.Env)
@@ -94,7 +94,7 @@ func (tr *TaskRunner) prestart() (map[string]string, error) {
 		tr.localState.Hooks[name] = next
 		tr.stateMu.Unlock()
 		if err := tr.persistLocalState(); err != nil {
-			return nil, drivers.NewRecoverableError(fmt.Errorf(fmtPersistHookState, name, err), false)
+			return nil, drivers.NewRecoverableError(fmt.Errorf("failed to persist local state of hook %q: %w", name, err), false)
 		}
 	}
 	return env, nil

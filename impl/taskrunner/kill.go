@@ -2,6 +2,7 @@ package taskrunner
 
 import (
 	"context"
+	"errors"
 
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
@@ -87,6 +88,10 @@ func (tr *TaskRunner) killRun(run *driverRun, res *drivers.ExitResult, got bool)
 		return nil, true, nil
 	}
 }
+
+// errWaitEnded is the exit error of a wait that ended without a result
+// (the driver forgot the task).
+var errWaitEnded = errors.New("driver wait ended without an exit result")
 
 func orWaitEnded(r *drivers.ExitResult, ok bool) *drivers.ExitResult {
 	if !ok || r == nil {

@@ -1,9 +1,6 @@
 package taskrunner
 
 import (
-	"time"
-
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
@@ -132,10 +129,7 @@ func (tr *TaskRunner) runLoop() (final *structs.TaskEvent, shutdown bool) {
 			return nil, true
 		}
 		tr.mu.Lock()
-		d := tr.tracker.GetState(tr.clock.Now(), tr.cfg.Rand.Float64)
-		if tr.cfg.Defects.Has(defect.RestartNoJitter) && d.State == restart.Restarting && d.Reason == restart.ReasonWithinPolicy {
-			d.Delay = noJitterDelay(tr.alloc) // mutant: AR-7 (8)'s delay without the jitter
-		}
+		d := tr.cfg.Policies.Restart(tr.tracker, tr.clock.Now(), tr.cfg.Rand.Float64)
 		tr.mu.Unlock()
 		switch d.State {
 		case restart.Killed, restart.Terminated:
@@ -195,10 +189,8 @@ func (tr *TaskRunner) attempt() (shutdown bool) {
 			tr.endRun(run, nil, err)
 			return false
 		}
-	} else if tr.cfg.Defects.Has(defect.RestoreDoubleStart) {
-		tr.updateState(structs.TaskStateRunning, tr.newEvent(structs.TaskStarted))
-	} else if tr.TaskState().State != structs.TaskStateRunning {
-		tr.updateState(structs.TaskStateRunning, nil) // recovered: no Started
+	} else if ev := tr.cfg.Policies.RecoveredEvent(tr.clock.Now()); ev != nil || tr.TaskState().State != structs.TaskStateRunning {
+		tr.updateState(structs.TaskStateRunning, ev) // recovered: no Started (STATE-4)
 	}
 	tr.watch(run)
 	tr.poststart()
@@ -275,12 +267,4 @@ func (tr *TaskRunner) finishRun() {
 	tr.stateMu.Unlock()
 	tr.persistLocalStateLogged("run exit")
 	tr.runStopHooks()
-}
-
-// noJitterDelay is the restart-no-jitter mutant's within-policy delay
-// (AR-7 (8) broken): the policy's Delay (defaulted, a zero read as 1 ns)
-// without the jitter.
-func noJitterDelay(alloc *structs.Allocation) time.Duration {
-	p := alloc.LookupTaskGroup().RestartPolicy.WithDefaults(jobType(alloc))
-	return max(p.GetDelay(), time.Nanosecond)
 }

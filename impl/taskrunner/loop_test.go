@@ -8,6 +8,7 @@ import (
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/model/telemetry"
 	"github.com/google/go-cmp/cmp"
 	"github.com/shoenig/test/must"
 )
@@ -49,8 +50,8 @@ func TestHappyPathBatch(t *testing.T) {
 		<-tr.WaitCh()
 		ls, _ = h.persisted()
 		must.True(t, ls.RunComplete)
-		must.True(t, ls.Hooks[hookNameValidate].PrestartDone)
-		must.Eq(t, map[string]string{taskDirDataDone: "true"}, ls.Hooks[hookNameTaskDir].Data)
+		must.True(t, ls.Hooks[telemetry.HookValidate].PrestartDone)
+		must.Eq(t, map[string]string{taskDirDataDone: "true"}, ls.Hooks[telemetry.HookTaskDir].Data)
 		must.Eq(t, 4, len(tr.TaskState().Events), must.Sprint("a kill of a dead task adds no event"))
 		must.Positive(t, h.updates.Load())
 	})

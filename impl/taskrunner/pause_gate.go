@@ -2,10 +2,8 @@ package taskrunner
 
 import (
 	"context"
-	"slices"
 	"time"
 
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/pause"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
@@ -39,11 +37,8 @@ const maxInlineBoundaries = 16
 type pauseGate struct {
 	host  pauseHost
 	local *time.Location
-	// eval, when set, replaces the compiled evaluation (a schedule
-	// mutant's seam, Config.Evaluate).
-	eval ScheduleEvaluator
-	// defects are the mutant's (Config.Defects); zero for the reference.
-	defects defect.Set
+	// policy: Evaluate, when set, replaces the compiled evaluation; PauseStep.
+	policy Policies
 
 	// mu is a chanLock: a step persists the task state (commitPause)
 	// with it held.
@@ -77,9 +72,10 @@ func (p pausePost) do(h pauseHost) {
 }
 
 // newPauseGate returns the gate of task with schedule s (nil: unscheduled),
-// reading empty and "Local" zones as local (SCHED-4; nil: UTC).
-func newPauseGate(host pauseHost, task string, s *schedule.Schedule, local *time.Location) *pauseGate {
-	g := &pauseGate{host: host, local: local, mu: newChanLock(), changed: make(chan struct{})}
+// reading empty and "Local" zones as local (SCHED-4; nil: UTC), deciding
+// by p's Evaluate and PauseStep.
+func newPauseGate(host pauseHost, task string, s *schedule.Schedule, local *time.Location, p Policies) *pauseGate {
+	g := &pauseGate{host: host, local: local, policy: p, mu: newChanLock(), changed: make(chan struct{})}
 	g.setScheduleLocked(s)
 	g.m = pause.New(task, pause.ScheduleKey(s))
 	return g
@@ -98,8 +94,8 @@ func (g *pauseGate) evaluateLocked() pause.Evaluation {
 	switch {
 	case g.sched == nil:
 		return pause.Evaluation{}
-	case g.eval != nil:
-		return pause.FromResult(g.eval(g.sched, g.host.now(), g.local))
+	case g.policy.Evaluate != nil:
+		return pause.FromResult(g.policy.Evaluate(g.sched, g.host.now(), g.local))
 	case g.compileErr != nil:
 		return pause.Evaluation{Err: g.compileErr}
 	}
@@ -111,15 +107,12 @@ func (g *pauseGate) evaluateLocked() pause.Evaluation {
 // and waiters are woken. A boundary already due is handled inline.
 func (g *pauseGate) stepLocked(in pause.Input, run *driverRun, post *pausePost) error {
 	for range maxInlineBoundaries {
-		next, out := g.m.Step(in)
+		next, out := g.policy.PauseStep(g.m, in)
 		if out.Err != nil {
 			return out.Err
 		}
 		g.m = next
 		events := out.Events
-		if g.defects.Has(defect.SchedNoNotice) { // mutant: SCHED-9's notice dropped
-			events = slices.DeleteFunc(slices.Clone(events), func(e pause.Event) bool { return e.Message == pause.MsgNoFutureStart })
-		}
 		if out.Failed != nil {
 			g.failure = out.Failed
 			if out.Stop { // PAUSE-9: Task hook failed follows the exit
@@ -226,7 +219,7 @@ func (g *pauseGate) failed() error {
 func (g *pauseGate) exited(clear func()) (pauseInduced bool, held []pause.Event, failure error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	next, out := g.m.Step(pause.OnExited())
+	next, out := g.policy.PauseStep(g.m, pause.OnExited())
 	g.m = next
 	clear()
 	held, g.failEvents = g.failEvents, nil
@@ -292,9 +285,6 @@ func (g *pauseGate) scheduleChanged(s *schedule.Schedule) {
 func (g *pauseGate) restore(stored structs.TaskScheduleState, run *driverRun) {
 	var post pausePost
 	g.mu.Lock()
-	if stored.Override() && g.defects.Has(defect.PauseForgetsOverride) {
-		stored = structs.TaskScheduleStateRun // mutant: the override forgotten, the schedule tracked
-	}
 	g.committed = stored
 	var ev pause.Evaluation
 	if run != nil {

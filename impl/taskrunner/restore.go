@@ -25,7 +25,7 @@ func (tr *TaskRunner) Restore() error {
 	defer tr.quiet.Store(false)
 	ls, ts, err := tr.cfg.StateDB.GetTaskRunnerState(tr.allocID, tr.taskName)
 	if err != nil {
-		return fmt.Errorf(fmtRestoreState, tr.taskName, err)
+		return fmt.Errorf("failed to read the state of task %q: %w", tr.taskName, err)
 	}
 	tr.stateMu.Lock()
 	if ls != nil {

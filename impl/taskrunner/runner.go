@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/allocsim/allocsim/impl/hookres"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
@@ -43,9 +42,6 @@ type TaskRunner struct {
 	stopped   atomic.Bool   // the stop hooks ran (they run once)
 	bg        sync.WaitGroup
 	quiet     atomic.Bool // Restore in progress: no StateUpdated calls
-	// lateResources is the hookres-late-handoff mutant's copy of the hook
-	// resources (handoff.go); unused by the reference.
-	lateResources *hookres.HookResources
 
 	// mu guards the fields below.
 	mu                sync.Mutex
@@ -119,9 +115,7 @@ func NewTaskRunner(cfg *Config) (*TaskRunner, error) {
 	tg := c.Alloc.LookupTaskGroup()
 	tr.tracker = restart.New(tg.RestartPolicy, jobType(c.Alloc), c.Task, tr.clock.Now())
 	tr.taskDir = c.AllocDir.NewTaskDir(tr.taskName)
-	tr.gate = newPauseGate(tr, tr.taskName, c.Task.Schedule, c.ClientConfig.LocalZone)
-	tr.gate.eval = c.Evaluate
-	tr.gate.defects = c.Defects
+	tr.gate = newPauseGate(tr, tr.taskName, c.Task.Schedule, c.ClientConfig.LocalZone, c.Policies)
 	tr.hooks = tr.buildHooks()
 
 	tr.state.AppendEvent(structs.NewTaskEvent(structs.TaskReceived, tr.clock.Now()))

@@ -2,10 +2,14 @@ package taskrunner
 
 import (
 	"context"
+	"errors"
 
-	"github.com/allocsim/allocsim/impl/internal/defect"
 	"github.com/allocsim/allocsim/model/structs"
 )
+
+// ErrTaskNotRunning is PAUSE-11's `Task not running`: Signal and Restart
+// of a task with no live driver handle.
+var ErrTaskNotRunning = errors.New("Task not running")
 
 // startedRun is the live run whose driver task has started, or nil.
 func (tr *TaskRunner) startedRun() *driverRun {
@@ -21,9 +25,6 @@ func (tr *TaskRunner) startedRun() *driverRun {
 func (tr *TaskRunner) Signal(ev *structs.TaskEvent, sig string) error {
 	run := tr.startedRun()
 	if run == nil {
-		if tr.cfg.Defects.Has(defect.SignalPausedOK) {
-			return nil // mutant: a task without a live handle reports success
-		}
 		return ErrTaskNotRunning
 	}
 	if ev == nil {
@@ -111,10 +112,7 @@ func (tr *TaskRunner) pauseStop(run *driverRun) {
 	if tr.shutdownCtx.Err() != nil || run.handle == nil || tr.liveRun() != run {
 		return // shut down, never started, or already exited
 	}
-	if tr.cfg.Defects.Has(defect.PauseKillingEvent) {
-		tr.AppendEvent(tr.newEvent(structs.TaskKilling).
-			SetKillTimeout(tr.Task().EffectiveKillTimeout(tr.cfg.ClientConfig.MaxKillTimeout)))
-	}
+	tr.AppendEvent(tr.cfg.Policies.PauseStopEvent(tr.Task(), tr.cfg.ClientConfig.MaxKillTimeout, tr.clock.Now())) // none (PAUSE-5)
 	tr.preKill()
 	if err := tr.stopRun(run); err != nil {
 		tr.logger.Error("failed to stop task for pause", "error", err)

@@ -40,7 +40,7 @@ func TestSignalPausedTask(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := scheduledHarness(t, "0 9 * * * *", "0 17")
 		tr := h.start()
-		must.EqError(t, tr.Signal(nil, "SIGHUP"), MsgTaskNotRunning)
+		must.EqError(t, tr.Signal(nil, "SIGHUP"), "Task not running")
 		must.NoError(t, h.kill(tr))
 	})
 }

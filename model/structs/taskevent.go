@@ -68,6 +68,9 @@ const (
 	FmtHookPanic = "panic: %v"
 )
 
+// FmtSignalTaskFailed is a failure in a signal of every task (API-6).
+const FmtSignalTaskFailed = "Failed to signal task: %s, err: %w"
+
 // SplitHookFailed splits a `Task hook failed` Message
 // (FmtHookFailedMessage) into the hook's name and its error.
 func SplitHookFailed(message string) (hook, err string, ok bool) {
