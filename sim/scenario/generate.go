@@ -182,7 +182,7 @@ func (g generator) task(name, role string) *structs.Task {
 	d := g.d
 	t := &structs.Task{
 		Name: name, Driver: "mock_driver",
-		KillTimeout: time.Duration(d.IntRange("kill timeout s", 1, 10)) * time.Second,
+		KillTimeout: killTimeout(d),
 		KillSignal:  seeds.Pick(d, "kill signal", []string{"SIGINT", "SIGTERM"}),
 	}
 	cfg := map[string]any{}
@@ -273,7 +273,9 @@ func (g generator) call(secs int) Call {
 		}
 	default:
 		c.Alloc = fmt.Sprintf("%s.%s[%d]", j.ID, tg.Name, d.IntRange("call alloc", 0, tg.Count-1))
-		c.Task = task.Name
+		if c.Op != OpEvictAlloc {
+			c.Task = task.Name
+		}
 		if c.Op == OpSignal {
 			c.Signal = seeds.Pick(d, "signal", []string{"SIGHUP", "SIGUSR1", "SIGTERM"})
 			if d.IntRange("signal all", 0, 3) == 0 {
@@ -282,4 +284,17 @@ func (g generator) call(secs int) Call {
 		}
 	}
 	return c
+}
+
+// killTimeout draws a task's KillTimeout: mostly 1 to 10 s, sometimes
+// unset (DATA-4's 5 s default applies) or over the client's 30 s
+// max_kill_timeout (the cap applies).
+func killTimeout(d seeds.Drawer) time.Duration {
+	switch d.IntRange("kill timeout kind", 0, 5) {
+	case 0:
+		return 0
+	case 1:
+		return time.Duration(d.IntRange("kill timeout over cap s", 31, 90)) * time.Second
+	}
+	return time.Duration(d.IntRange("kill timeout s", 1, 10)) * time.Second
 }
