@@ -37,6 +37,9 @@ type Scenario struct {
 	// latency and traces every port call and hook metric emission
 	// (TELEM-3, TELEM-4); nil is none (and traces nothing more).
 	HookLatency *HookLatency `json:"HookLatency,omitempty"`
+	// Features are the generator features a generated scenario was drawn
+	// with (swarm.go); informational, empty for a written scenario.
+	Features []string `json:"Features,omitempty"`
 	// DisableAllocationHookMetrics is the client's TELEM-5 switch.
 	DisableAllocationHookMetrics bool `json:"DisableAllocationHookMetrics,omitempty"`
 }
