@@ -2,14 +2,14 @@ package latepush
 
 import (
 	"errors"
+	"fmt"
 	"slices"
-	"sync"
 	"time"
 
+	"example.com/gallery/inert"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/status"
 	"github.com/allocsim/allocsim/model/structs"
-	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/benbjohnson/clock"
 )
 
@@ -19,13 +19,8 @@ const settleDelay = 100 * time.Millisecond
 
 // Runner is the alloc runner.
 type Runner struct {
-	updater interfaces.StateUpdater
-	clock   clock.Clock
-	waitCh  chan struct{}
-	closed  chan struct{}
-
-	mu    sync.Mutex
-	alloc *structs.Allocation
+	*inert.Base
+	clock clock.Clock
 }
 
 var _ interfaces.AllocRunner = (*Runner)(nil)
@@ -35,42 +30,43 @@ func New(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
 	if cfg == nil || cfg.Alloc == nil || cfg.StateUpdater == nil || cfg.Clock == nil {
 		return nil, errors.New("latepush: config needs an alloc, a clock and a state updater")
 	}
-	closed := make(chan struct{})
-	close(closed)
-	return &Runner{updater: cfg.StateUpdater, clock: cfg.Clock, alloc: cfg.Alloc.CopySkipJob(),
-		waitCh: make(chan struct{}), closed: closed}, nil
+	base, err := inert.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("latepush: %w", err)
+	}
+	return &Runner{Base: base, clock: cfg.Clock}, nil
 }
 
 // Run starts the (fake) tasks and reports them running once the change
 // has settled.
 func (r *Runner) Run() {
 	now := r.clock.Now()
-	r.mu.Lock()
-	if r.alloc.TaskStates == nil {
-		r.alloc.TaskStates = map[string]*structs.TaskState{}
+	r.Mu.Lock()
+	if r.A.TaskStates == nil {
+		r.A.TaskStates = map[string]*structs.TaskState{}
 	}
 	for _, name := range r.taskNames() {
-		ts := r.alloc.TaskStates[name]
+		ts := r.A.TaskStates[name]
 		if ts == nil {
 			ts = structs.NewTaskState()
-			r.alloc.TaskStates[name] = ts
+			r.A.TaskStates[name] = ts
 		}
 		ts.AppendEvent(structs.NewTaskEvent(structs.TaskReceived, now))
 		ts.AppendEvent(structs.NewTaskEvent(structs.TaskStarted, now))
 		ts.SetState(structs.TaskStateRunning, now)
 	}
-	if st, desc := status.ClientStatus(r.alloc.TaskStates); st != "" {
-		r.alloc.ClientStatus, r.alloc.ClientDescription = st, desc
+	if st, desc := status.ClientStatus(r.A.TaskStates); st != "" {
+		r.A.ClientStatus, r.A.ClientDescription = st, desc
 	}
-	r.mu.Unlock()
+	r.Mu.Unlock()
 
 	r.clock.Sleep(settleDelay)
-	r.updater.AllocStateUpdated(r.Alloc())
+	r.Updater.AllocStateUpdated(r.Alloc())
 }
 
 // taskNames lists the group's tasks by name.
 func (r *Runner) taskNames() []string {
-	tg := r.alloc.LookupTaskGroup()
+	tg := r.A.LookupTaskGroup()
 	if tg == nil {
 		return nil
 	}
@@ -81,76 +77,3 @@ func (r *Runner) taskNames() []string {
 	slices.Sort(names)
 	return names
 }
-
-// Alloc is the latest alloc.
-func (r *Runner) Alloc() *structs.Allocation {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.alloc.CopySkipJob()
-}
-
-// Update replaces the alloc, keeping what the client computed.
-func (r *Runner) Update(a *structs.Allocation) {
-	if a == nil {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	prev := r.alloc
-	r.alloc = a.CopySkipJob()
-	r.alloc.ClientStatus, r.alloc.ClientDescription = prev.ClientStatus, prev.ClientDescription
-	r.alloc.TaskStates = prev.TaskStates
-}
-
-// Reconnect replaces the alloc.
-func (r *Runner) Reconnect(a *structs.Allocation) error {
-	r.Update(a)
-	return nil
-}
-
-// AllocState is the client-side state.
-func (r *Runner) AllocState() *structs.AllocState {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.alloc.ClientState()
-}
-
-// GetUpdatePriority is always Urgent.
-func (r *Runner) GetUpdatePriority(*structs.Allocation) syncpolicy.Priority {
-	return syncpolicy.Urgent
-}
-
-// WaitCh never closes; DestroyCh and ShutdownCh start closed.
-func (r *Runner) WaitCh() <-chan struct{}     { return r.waitCh }
-func (r *Runner) DestroyCh() <-chan struct{}  { return r.closed }
-func (r *Runner) ShutdownCh() <-chan struct{} { return r.closed }
-
-// The rest does nothing.
-func (r *Runner) Restore() error                               { return nil }
-func (r *Runner) Shutdown()                                    {}
-func (r *Runner) Destroy()                                     {}
-func (r *Runner) IsDestroyed() bool                            { return false }
-func (r *Runner) IsMigrating() bool                            { return false }
-func (r *Runner) IsWaiting() bool                              { return false }
-func (r *Runner) PersistState() error                          { return nil }
-func (r *Runner) AcknowledgeState(*structs.AllocState)         {}
-func (r *Runner) SetClientStatus(string)                       {}
-func (r *Runner) Signal(string, string) error                  { return nil }
-func (r *Runner) RestartTask(string, *structs.TaskEvent) error { return nil }
-func (r *Runner) RestartRunning(*structs.TaskEvent) error      { return nil }
-func (r *Runner) RestartAll(*structs.TaskEvent) error          { return nil }
-
-// Listener never delivers.
-func (r *Runner) Listener() interfaces.AllocListener { return silent{} }
-
-// GetAllocDir is nil: the runner builds no alloc dir.
-func (r *Runner) GetAllocDir() interfaces.AllocDir { return nil }
-
-// SetTaskPauseState and GetTaskPauseState do nothing: the tasks are fake.
-func (r *Runner) SetTaskPauseState(string, structs.TaskScheduleState) error   { return nil }
-func (r *Runner) GetTaskPauseState(string) (structs.TaskScheduleState, error) { return "", nil }
-
-type silent struct{}
-
-func (silent) Ch() <-chan *structs.Allocation { return nil }
-func (silent) Close()                         {}

@@ -2,12 +2,12 @@ package leaker
 
 import (
 	"errors"
-	"sync"
+	"fmt"
 	"time"
 
+	"example.com/gallery/inert"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
-	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/benbjohnson/clock"
 )
 
@@ -16,13 +16,9 @@ const heartbeatInterval = 10 * time.Second
 
 // Runner is the alloc runner.
 type Runner struct {
-	updater interfaces.StateUpdater
-	clock   clock.Clock
-	waitCh  chan struct{}
-	closed  chan struct{}
+	*inert.Base
+	clock clock.Clock
 
-	mu       sync.Mutex
-	alloc    *structs.Allocation
 	lastSeen time.Time
 }
 
@@ -33,20 +29,21 @@ func New(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
 	if cfg == nil || cfg.Alloc == nil || cfg.StateUpdater == nil || cfg.Clock == nil {
 		return nil, errors.New("leaker: config needs an alloc, a clock and a state updater")
 	}
-	closed := make(chan struct{})
-	close(closed)
-	return &Runner{updater: cfg.StateUpdater, clock: cfg.Clock, alloc: cfg.Alloc.CopySkipJob(),
-		waitCh: make(chan struct{}), closed: closed}, nil
+	base, err := inert.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("leaker: %w", err)
+	}
+	return &Runner{Base: base, clock: cfg.Clock}, nil
 }
 
 // Run reports the alloc running, once, and starts the heartbeat.
 func (r *Runner) Run() {
 	go r.heartbeat()
-	r.mu.Lock()
-	r.alloc.ClientStatus = structs.AllocClientStatusRunning
-	a := r.alloc.CopySkipJob()
-	r.mu.Unlock()
-	r.updater.AllocStateUpdated(a)
+	r.Mu.Lock()
+	r.A.ClientStatus = structs.AllocClientStatusRunning
+	a := r.A.CopySkipJob()
+	r.Mu.Unlock()
+	r.Updater.AllocStateUpdated(a)
 }
 
 // heartbeat marks the alloc alive on every tick.
@@ -54,80 +51,8 @@ func (r *Runner) heartbeat() {
 	t := r.clock.Ticker(heartbeatInterval)
 	defer t.Stop()
 	for now := range t.C {
-		r.mu.Lock()
+		r.Mu.Lock()
 		r.lastSeen = now
-		r.mu.Unlock()
+		r.Mu.Unlock()
 	}
 }
-
-// Alloc is the latest alloc.
-func (r *Runner) Alloc() *structs.Allocation {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.alloc.CopySkipJob()
-}
-
-// Update replaces the alloc.
-func (r *Runner) Update(a *structs.Allocation) {
-	if a == nil {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	status := r.alloc.ClientStatus
-	r.alloc = a.CopySkipJob()
-	r.alloc.ClientStatus = status
-}
-
-// Reconnect replaces the alloc.
-func (r *Runner) Reconnect(a *structs.Allocation) error {
-	r.Update(a)
-	return nil
-}
-
-// AllocState is the client-side state.
-func (r *Runner) AllocState() *structs.AllocState {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.alloc.ClientState()
-}
-
-// GetUpdatePriority is always Urgent.
-func (r *Runner) GetUpdatePriority(*structs.Allocation) syncpolicy.Priority {
-	return syncpolicy.Urgent
-}
-
-// WaitCh never closes; DestroyCh and ShutdownCh start closed.
-func (r *Runner) WaitCh() <-chan struct{}     { return r.waitCh }
-func (r *Runner) DestroyCh() <-chan struct{}  { return r.closed }
-func (r *Runner) ShutdownCh() <-chan struct{} { return r.closed }
-
-// The rest does nothing.
-func (r *Runner) Restore() error                               { return nil }
-func (r *Runner) Shutdown()                                    {}
-func (r *Runner) Destroy()                                     {}
-func (r *Runner) IsDestroyed() bool                            { return false }
-func (r *Runner) IsMigrating() bool                            { return false }
-func (r *Runner) IsWaiting() bool                              { return false }
-func (r *Runner) PersistState() error                          { return nil }
-func (r *Runner) AcknowledgeState(*structs.AllocState)         {}
-func (r *Runner) SetClientStatus(string)                       {}
-func (r *Runner) Signal(string, string) error                  { return nil }
-func (r *Runner) RestartTask(string, *structs.TaskEvent) error { return nil }
-func (r *Runner) RestartRunning(*structs.TaskEvent) error      { return nil }
-func (r *Runner) RestartAll(*structs.TaskEvent) error          { return nil }
-
-// Listener never delivers: the runner computes nothing after Run.
-func (r *Runner) Listener() interfaces.AllocListener { return silent{} }
-
-// GetAllocDir is nil: the runner builds no alloc dir.
-func (r *Runner) GetAllocDir() interfaces.AllocDir { return nil }
-
-// SetTaskPauseState and GetTaskPauseState do nothing: no tasks.
-func (r *Runner) SetTaskPauseState(string, structs.TaskScheduleState) error   { return nil }
-func (r *Runner) GetTaskPauseState(string) (structs.TaskScheduleState, error) { return "", nil }
-
-type silent struct{}
-
-func (silent) Ch() <-chan *structs.Allocation { return nil }
-func (silent) Close()                         {}
