@@ -155,10 +155,6 @@ func (w *World) call(c scenario.Call) {
 			break
 		}
 		allocID = a.ID
-		if c.Op == scenario.OpEvictAlloc {
-			err = w.srv.EvictAlloc(allocID)
-			break
-		}
 		res, err = w.allocCall(c, allocID)
 	}
 	res.Error = errString(err)
