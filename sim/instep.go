@@ -54,7 +54,7 @@ func (w *World) alignBubble() {
 // goroutine of the runner acted at an instant the world has not reached
 // (it woke on the time package's clock).
 func (w *World) nudge() {
-	if w.bubble != nil && bubbletime.Now().After(w.clk.Now().Add(w.offset)) {
+	if w.bubble != nil && bubbletime.Instant().After(w.clk.Now().Add(w.offset)) {
 		w.bubble.Nudge()
 	}
 }
@@ -98,7 +98,7 @@ func (w *World) catchUpAll(t time.Time) {
 func (w *World) now() time.Time {
 	now := w.clk.Now()
 	if w.bubble != nil {
-		if b := bubbletime.Now().Add(-w.offset); b.After(now) {
+		if b := bubbletime.Instant().Add(-w.offset); b.After(now) {
 			return b
 		}
 	}
@@ -112,7 +112,7 @@ func (w *World) rebase() {
 	if w.bubble == nil {
 		return
 	}
-	if d := bubbletime.Now().Sub(w.clk.Now()); d > w.offset {
+	if d := bubbletime.Instant().Sub(w.clk.Now()); d > w.offset {
 		w.offset = d
 	}
 }

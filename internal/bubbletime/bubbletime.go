@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Now is the bubble's time.
-func Now() time.Time { return time.Now() }
+// Instant is the bubble's time: its virtual now.
+func Instant() time.Time { return time.Now() }
 
 // Align moves the bubble's clock to start if it is behind and returns how
 // far the bubble is past start afterwards (zero unless a world already
