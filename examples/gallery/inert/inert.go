@@ -7,6 +7,7 @@ package inert
 
 import (
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
@@ -53,6 +54,20 @@ func (r *Base) Update(a *structs.Allocation) {
 	r.A = a.CopySkipJob()
 	r.A.ClientStatus, r.A.ClientDescription = prev.ClientStatus, prev.ClientDescription
 	r.A.TaskStates = prev.TaskStates
+}
+
+// TaskNames lists the group's tasks by name; call it with Mu held.
+func (r *Base) TaskNames() []string {
+	tg := r.A.LookupTaskGroup()
+	if tg == nil {
+		return nil
+	}
+	names := make([]string, 0, len(tg.Tasks))
+	for _, t := range tg.Tasks {
+		names = append(names, t.Name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // Reconnect replaces the alloc.

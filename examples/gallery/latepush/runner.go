@@ -3,7 +3,6 @@ package latepush
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"example.com/gallery/inert"
@@ -45,7 +44,7 @@ func (r *Runner) Run() {
 	if r.A.TaskStates == nil {
 		r.A.TaskStates = map[string]*structs.TaskState{}
 	}
-	for _, name := range r.taskNames() {
+	for _, name := range r.TaskNames() {
 		ts := r.A.TaskStates[name]
 		if ts == nil {
 			ts = structs.NewTaskState()
@@ -62,18 +61,4 @@ func (r *Runner) Run() {
 
 	r.clock.Sleep(settleDelay)
 	r.Updater.AllocStateUpdated(r.Alloc())
-}
-
-// taskNames lists the group's tasks by name.
-func (r *Runner) taskNames() []string {
-	tg := r.A.LookupTaskGroup()
-	if tg == nil {
-		return nil
-	}
-	names := make([]string, 0, len(tg.Tasks))
-	for _, t := range tg.Tasks {
-		names = append(names, t.Name)
-	}
-	slices.Sort(names)
-	return names
 }

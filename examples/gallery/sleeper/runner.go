@@ -3,7 +3,6 @@ package sleeper
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"example.com/gallery/inert"
@@ -62,7 +61,7 @@ func (r *Runner) step(change func(ts *structs.TaskState, now time.Time)) {
 	if r.A.TaskStates == nil {
 		r.A.TaskStates = map[string]*structs.TaskState{}
 	}
-	for _, name := range r.taskNames() {
+	for _, name := range r.TaskNames() {
 		ts := r.A.TaskStates[name]
 		if ts == nil {
 			ts = structs.NewTaskState()
@@ -76,18 +75,4 @@ func (r *Runner) step(change func(ts *structs.TaskState, now time.Time)) {
 	a := r.A.CopySkipJob()
 	r.Mu.Unlock()
 	r.Updater.AllocStateUpdated(a)
-}
-
-// taskNames lists the group's tasks by name.
-func (r *Runner) taskNames() []string {
-	tg := r.A.LookupTaskGroup()
-	if tg == nil {
-		return nil
-	}
-	names := make([]string, 0, len(tg.Tasks))
-	for _, t := range tg.Tasks {
-		names = append(names, t.Name)
-	}
-	slices.Sort(names)
-	return names
 }
