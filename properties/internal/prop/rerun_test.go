@@ -42,6 +42,7 @@ var flipping = reference.WithAllocRunner("flipping", func(cfg *interfaces.Config
 // with reruns off, it passes (the check cannot see it otherwise), and
 // the reference never differs.
 func TestRerunCatchesNondeterminism(t *testing.T) {
+	seen.Clear() // a fresh first run for every -count
 	holding := Property{ID: "X-5/holds", Specs: []string{"X-5"}, Draw: drawnOnce,
 		New: func(scenario.Scenario) Checker { return Checks{} }}
 	cfg := Config{Factory: flipping, Checks: 3, Base: 1, ShrinkRuns: 5, Rerun: 1,
