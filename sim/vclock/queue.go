@@ -43,7 +43,8 @@ func (q forkQueue) next() (time.Time, bool) { return q.m.Next() }
 func (q forkQueue) len() int                { return q.m.Pending() }
 
 // suspend is the fork's Jump: overdue timers become due at the resume
-// instant in the order of their deadlines, one nanosecond apart.
+// instant in the order of their deadlines, one nanosecond per distinct
+// deadline apart.
 func (q forkQueue) suspend(d time.Duration) error {
 	q.m.Jump(d)
 	return nil

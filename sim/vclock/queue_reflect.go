@@ -78,9 +78,9 @@ func (q *reflectQueue) len() int {
 
 // suspend moves the Mock's time forward by d without firing anything and
 // makes every timer that fell due meanwhile due at the new instant, in
-// the order of their original deadlines, one nanosecond apart (the Mock
-// orders equal deadlines by its unstable sort, which would make that
-// order depend on the order the timers were armed). The next Add fires
+// the order of their original deadlines, one nanosecond per distinct
+// deadline apart: timers that shared a deadline share an instant again,
+// ordered as any same-instant timers are. The next Add fires
 // each once; tickers skip the ticks they missed. Call it only between
 // steps, after synctest.Wait.
 func (q *reflectQueue) suspend(d time.Duration) error {
@@ -107,8 +107,12 @@ func (q *reflectQueue) suspend(d time.Duration) error {
 		}
 	}
 	slices.SortStableFunc(late, func(a, b overdue) int { return a.at.Compare(b.at) })
+	rank := -1
 	for i, o := range late {
-		o.next.Set(reflect.ValueOf(resume.Add(time.Duration(i))))
+		if i == 0 || !o.at.Equal(late[i-1].at) {
+			rank++
+		}
+		o.next.Set(reflect.ValueOf(resume.Add(time.Duration(rank))))
 	}
 	q.now.Set(reflect.ValueOf(resume))
 	return nil

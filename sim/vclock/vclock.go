@@ -55,7 +55,8 @@ func (c *Clock) Pending() int {
 
 // Suspend moves virtual time forward by d without firing anything and
 // makes every timer that fell due meanwhile due at the new instant, in the
-// order of their original deadlines, one nanosecond apart; the next Add
+// order of their original deadlines, one nanosecond per distinct deadline
+// apart (timers that shared a deadline share an instant); the next Add
 // fires each once, and tickers skip the ticks they missed (a host resuming
 // from suspend). Call it only between steps, after synctest.Wait.
 func (c *Clock) Suspend(d time.Duration) error {

@@ -114,8 +114,10 @@ func (m *Mock) Fire(max time.Time) bool { return m.runNextTimer(max, false) }
 // Jump moves the current time forward by d without running anything, as a
 // host resuming from suspend sees it: every timer and ticker whose deadline
 // fell before the new time becomes due at the new time, in the order of
-// their deadlines, one nanosecond apart (so that the order they run in is
-// that of their original deadlines, not of a tie-break), and the next Add
+// their deadlines, one nanosecond per distinct deadline apart (so that the
+// order they run in is that of their original deadlines, and timers that
+// shared a deadline share an instant again, their tie-break as before
+// the jump), and the next Add
 // or Fire runs each once; a ticker then skips the ticks it missed. A
 // non-positive d does nothing. (Not in upstream.)
 func (m *Mock) Jump(d time.Duration) {
@@ -129,8 +131,13 @@ func (m *Mock) Jump(d time.Duration) {
 	for len(m.timers) > 0 && m.timers[0].slot().next.Before(resume) {
 		late = append(late, heap.Pop(&m.timers).(clockTimer))
 	}
-	for i, t := range late {
-		m.schedule(t, resume.Add(time.Duration(i)))
+	rank := -1
+	var last time.Time
+	for _, t := range late {
+		if at := t.slot().next; rank < 0 || !at.Equal(last) {
+			rank, last = rank+1, at
+		}
+		m.schedule(t, resume.Add(time.Duration(rank)))
 	}
 	m.now = resume
 }

@@ -2,6 +2,7 @@ package clock
 
 import (
 	"math/rand"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -148,7 +149,8 @@ func TestHeapOrderMatchesNaive(t *testing.T) {
 }
 
 // TestJump: a jump runs nothing; the overdue timers become due at the new
-// time in the order of their deadlines, one nanosecond apart; a ticker
+// time in the order of their deadlines, one nanosecond per distinct
+// deadline apart (equal deadlines share an instant); a ticker
 // fires once, then keeps its period from there.
 func TestJump(t *testing.T) {
 	m := NewMock()
@@ -161,6 +163,7 @@ func TestJump(t *testing.T) {
 	m.AfterFunc(3*time.Second, rec("c"))
 	m.AfterFunc(time.Second, rec("a"))
 	m.AfterFunc(2*time.Second, rec("b"))
+	m.AfterFunc(2*time.Second, rec("b2"))
 	m.AfterFunc(time.Hour, rec("late"))
 	tk := m.Ticker(500 * time.Millisecond)
 	m.Jump(10 * time.Second)
@@ -173,11 +176,11 @@ func TestJump(t *testing.T) {
 	default:
 	}
 	resume := start.Add(10 * time.Second)
-	// ticker first (deadline 0.5 s), then a, b, c
-	for i := 0; i < 4; i++ {
+	// ticker first (deadline 0.5 s), then a, b and b2 (one instant), c
+	for i, rank := range []int{0, 1, 2, 2, 3} {
 		next, ok := m.Next()
-		if !ok || !next.Equal(resume.Add(time.Duration(i))) {
-			t.Fatalf("overdue timer %d due at %v, want %v", i, next, resume.Add(time.Duration(i)))
+		if want := resume.Add(time.Duration(rank)); !ok || !next.Equal(want) {
+			t.Fatalf("overdue timer %d due at %v, want %v", i, next, want)
 		}
 		if !m.Fire(resume.Add(time.Second)) {
 			t.Fatal("Fire ran nothing")
@@ -187,8 +190,8 @@ func TestJump(t *testing.T) {
 	mu.Lock()
 	got := append([]string(nil), order...)
 	mu.Unlock()
-	if len(got) != 3 || got[0] != "a" || got[1] != "b" || got[2] != "c" {
-		t.Fatalf("fired %v, want [a b c]", got)
+	if !slices.Equal(got, []string{"a", "b", "b2", "c"}) {
+		t.Fatalf("fired %v, want [a b b2 c]", got)
 	}
 	<-tk.C
 	next, _ := m.Next()
