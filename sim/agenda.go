@@ -155,6 +155,10 @@ func (w *World) call(c scenario.Call) {
 			break
 		}
 		allocID = a.ID
+		if c.Op == scenario.OpEvictAlloc {
+			err = w.srv.EvictAlloc(allocID)
+			break
+		}
 		res, err = w.allocCall(c, allocID)
 	}
 	res.Error = errString(err)

@@ -96,6 +96,18 @@ var table = []Mutant{
 			o := status.KillOrder(tasks)
 			return [][]string{o.Sidecars, o.Main, o.Leader}
 		}}))},
+	{Name: "kill-poststop-too", Breaks: []string{"AR-9"}, CaughtBy: []string{"AR-9/kill-order"},
+		Mirrors: "A kill loop over every task of the group that forgets poststop tasks are left to run: cleanup tasks killed with the rest, never running to completion after a stop (issue 23's unnamed defect).",
+		Factory: runs(allocrunner.Factory(allocrunner.Policies{KillOrder: func(tasks []*structs.Task) [][]string {
+			o := status.KillOrder(tasks)
+			var post []string
+			for _, t := range tasks {
+				if t.IsPoststop() {
+					post = append(post, t.Name)
+				}
+			}
+			return [][]string{o.Leader, o.Main, o.Sidecars, post}
+		}}))},
 	{Name: "event-cap-11", Breaks: []string{"DATA-6"}, CaughtBy: []string{"DATA-6/events-newest-10"},
 		Mirrors: "An off-by-one in the task event ring (> instead of >= on the cap), keeping the newest 11 events.",
 		Factory: runs(tasks(taskrunner.Policies{AppendEvent: func(ts *structs.TaskState, ev *structs.TaskEvent) {

@@ -14,7 +14,7 @@ import (
 // names its catching properties, and names its Factory after itself.
 func TestTable(t *testing.T) {
 	all := All()
-	must.Eq(t, 33, len(all))
+	must.Eq(t, 34, len(all))
 	must.True(t, slices.IsSortedFunc(all, func(a, b Mutant) int { return strings.Compare(a.Name, b.Name) }))
 	seen := map[string]bool{}
 	for _, m := range all {

@@ -19,6 +19,8 @@
 //	get_pause            ClientAllocations.GetPauseState
 //	signal               ClientAllocations.Signal (Task empty: every task)
 //	stop_job             the job's allocs are stopped (desired stop)
+//	evict_alloc          the alloc is evicted (desired evict, server-terminal
+//	                     like a stop: DATA-5, AR-10)
 //	update_schedule      the job is re-registered with Task's schedule
 //	                     replaced by Schedule (in-place update, PAUSE-7)
 package scenario

@@ -104,7 +104,9 @@ func DrawWith(d seeds.Drawer, opts Options) Scenario {
 	if d.IntRange("profile", 0, 9) == 0 {
 		s.Profile = string(schedule.ProfileCE)
 	}
-	g := generator{d: d, s: &s}
+	features, ops := drawFeatures(d)
+	s.Features = append(features, opFeatures(ops)...)
+	g := generator{d: d, s: &s, ops: ops}
 	for i := 1; i <= d.IntRange("jobs", 1, opts.MaxJobs); i++ {
 		at := 0
 		if i > 1 {
@@ -112,7 +114,7 @@ func DrawWith(d seeds.Drawer, opts Options) Scenario {
 		}
 		s.Jobs = append(s.Jobs, JobAt{At: Duration(time.Duration(at) * time.Second), Job: g.job(fmt.Sprintf("job%d", i))})
 	}
-	for i := 0; i < d.IntRange("calls", 0, opts.MaxCalls); i++ {
+	for i := 0; len(g.ops) > 0 && i < d.IntRange("calls", 0, opts.MaxCalls); i++ {
 		s.Calls = append(s.Calls, g.call(secs))
 	}
 	slices.SortStableFunc(s.Calls, func(a, b Call) int { return cmp.Compare(a.At, b.At) })
@@ -131,16 +133,33 @@ func DrawWith(d seeds.Drawer, opts Options) Scenario {
 }
 
 type generator struct {
-	d seeds.Drawer
-	s *Scenario
+	d   seeds.Drawer
+	s   *Scenario
+	ops []Op // the call operations on (swarm.go)
+}
+
+// opFeatures names the call operations on, as features ("op:<op>").
+func opFeatures(ops []Op) []string {
+	out := make([]string, len(ops))
+	for i, op := range ops {
+		out[i] = "op:" + string(op)
+	}
+	return out
 }
 
 func (g generator) job(id string) *structs.Job {
 	d := g.d
-	j := &structs.Job{ID: id, Name: id, Type: seeds.Pick(d, "job type", []string{structs.JobTypeService, structs.JobTypeBatch})}
-	for i := 1; i <= d.IntRange("groups", 1, 2); i++ {
+	j := &structs.Job{ID: id, Name: id, Type: structs.JobTypeService}
+	if g.on(FeatureBatch) {
+		j.Type = seeds.Pick(d, "job type", []string{structs.JobTypeService, structs.JobTypeBatch})
+	}
+	groups := 1
+	if g.on(FeatureMultiGroup) {
+		groups = d.IntRange("groups", 1, 2)
+	}
+	for i := 1; i <= groups; i++ {
 		tg := &structs.TaskGroup{Name: fmt.Sprintf("g%d", i), Count: d.IntRange("count", 1, 2), RestartPolicy: g.restartPolicy()}
-		csi := d.IntRange("csi", 0, 2) == 0
+		csi := g.on(FeatureCSI) && d.IntRange("csi", 0, 2) < 2
 		if csi {
 			tg.Volumes = map[string]*structs.VolumeRequest{
 				"data": {Name: "data", Type: structs.VolumeTypeCSI, Source: "vol-" + id + "-" + tg.Name},
@@ -148,11 +167,11 @@ func (g generator) job(id string) *structs.Job {
 		}
 		for k := 1; k <= d.IntRange("tasks", 1, 3); k++ {
 			role := "main"
-			if k > 1 {
+			if k > 1 && g.on(FeatureLifecycle) {
 				role = seeds.Pick(d, "role", []string{"main", "prestart", "sidecar", "poststop"})
 			}
 			t := g.task(fmt.Sprintf("t%d", k), role)
-			if k == 1 && d.IntRange("leader", 0, 3) == 0 {
+			if k == 1 && g.on(FeatureLeader) && d.Bool("leader") {
 				t.Leader = true
 			}
 			if csi && d.Bool("mount") {
@@ -172,7 +191,7 @@ func (g generator) restartPolicy() *structs.RestartPolicy {
 	interval := time.Duration(d.IntRange("interval min", 5, 30)) * time.Minute
 	delay := time.Duration(d.IntRange("delay s", 0, 30)) * time.Second
 	mode := structs.RestartPolicyModeFail
-	if attempts > 0 && d.Bool("mode delay") {
+	if attempts > 0 && g.on(FeatureDelayMode) && d.Bool("mode delay") {
 		mode = structs.RestartPolicyModeDelay
 	}
 	return structs.NewRestartPolicy(attempts, interval, delay, mode)
@@ -182,7 +201,7 @@ func (g generator) task(name, role string) *structs.Task {
 	d := g.d
 	t := &structs.Task{
 		Name: name, Driver: "mock_driver",
-		KillTimeout: time.Duration(d.IntRange("kill timeout s", 1, 10)) * time.Second,
+		KillTimeout: g.killTimeout(),
 		KillSignal:  seeds.Pick(d, "kill signal", []string{"SIGINT", "SIGTERM"}),
 	}
 	cfg := map[string]any{}
@@ -197,10 +216,10 @@ func (g generator) task(name, role string) *structs.Task {
 		t.Lifecycle = &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPoststop}
 		runFor = time.Duration(d.IntRange("poststop run s", 1, 10)) * time.Second
 	default:
-		if d.Bool("main exits") {
+		if g.on(FeatureExits) && d.Bool("main exits") {
 			runFor = time.Duration(d.IntRange("main run s", 10, int(g.s.Duration.D()/time.Second))) * time.Second
 		}
-		if d.IntRange("schedule", 0, 2) == 0 {
+		if g.on(FeatureSchedules) && d.IntRange("schedule", 0, 2) < 2 {
 			t.Schedule = g.schedule()
 		}
 	}
@@ -211,14 +230,14 @@ func (g generator) task(name, role string) *structs.Task {
 	if ka := d.IntRange("kill after ms", 0, 3000); ka > 0 {
 		cfg["kill_after"] = (time.Duration(ka) * time.Millisecond).String()
 	}
-	if d.IntRange("start block", 0, 3) == 0 {
+	if g.on(FeatureStartBlocks) && d.IntRange("start block", 0, 2) == 0 {
 		cfg["start_block_for"] = (time.Duration(d.IntRange("start block ms", 1, 2000)) * time.Millisecond).String()
 	}
-	if d.IntRange("start error", 0, 9) == 0 {
+	if g.on(FeatureStartErrors) && d.IntRange("start error", 0, 4) == 0 {
 		cfg["start_error"] = "configured start failure"
 		cfg["start_error_recoverable"] = d.Bool("start error recoverable")
 	}
-	if d.IntRange("traps", 0, 4) == 0 {
+	if g.on(FeatureTraps) && d.IntRange("traps", 0, 2) == 0 {
 		cfg["exit_on_signals"] = []any{"SIGHUP"}
 	}
 	t.Config = cfg
@@ -261,7 +280,7 @@ func (g generator) call(secs int) Call {
 	task := seeds.Pick(d, "call task", tg.Tasks)
 	c := Call{
 		At: Duration(time.Duration(d.IntRange("call at s", int(ja.At.D()/time.Second), secs)) * time.Second),
-		Op: seeds.Pick(d, "op", Ops()),
+		Op: seeds.Pick(d, "op", g.ops),
 	}
 	switch c.Op {
 	case OpStopJob:
@@ -273,7 +292,9 @@ func (g generator) call(secs int) Call {
 		}
 	default:
 		c.Alloc = fmt.Sprintf("%s.%s[%d]", j.ID, tg.Name, d.IntRange("call alloc", 0, tg.Count-1))
-		c.Task = task.Name
+		if c.Op != OpEvictAlloc {
+			c.Task = task.Name
+		}
 		if c.Op == OpSignal {
 			c.Signal = seeds.Pick(d, "signal", []string{"SIGHUP", "SIGUSR1", "SIGTERM"})
 			if d.IntRange("signal all", 0, 3) == 0 {
@@ -282,4 +303,20 @@ func (g generator) call(secs int) Call {
 		}
 	}
 	return c
+}
+
+// killTimeout draws a task's KillTimeout: 1 to 10 s, or, with the
+// kill-over-cap feature on, sometimes unset (DATA-4's 5 s default) or
+// over the client's 30 s max_kill_timeout (the cap applies).
+func (g generator) killTimeout() time.Duration {
+	d := g.d
+	if g.on(FeatureOverCap) {
+		switch d.IntRange("kill timeout kind", 0, 3) {
+		case 0:
+			return 0
+		case 1:
+			return time.Duration(d.IntRange("kill timeout over cap s", 31, 90)) * time.Second
+		}
+	}
+	return time.Duration(d.IntRange("kill timeout s", 1, 10)) * time.Second
 }

@@ -37,6 +37,9 @@ type Scenario struct {
 	// latency and traces every port call and hook metric emission
 	// (TELEM-3, TELEM-4); nil is none (and traces nothing more).
 	HookLatency *HookLatency `json:"HookLatency,omitempty"`
+	// Features are the generator features a generated scenario was drawn
+	// with (swarm.go); informational, empty for a written scenario.
+	Features []string `json:"Features,omitempty"`
 	// DisableAllocationHookMetrics is the client's TELEM-5 switch.
 	DisableAllocationHookMetrics bool `json:"DisableAllocationHookMetrics,omitempty"`
 }
@@ -68,12 +71,13 @@ const (
 	OpGetPause       Op = "get_pause"
 	OpSignal         Op = "signal"
 	OpStopJob        Op = "stop_job"
+	OpEvictAlloc     Op = "evict_alloc"
 	OpUpdateSchedule Op = "update_schedule"
 )
 
 // Ops lists every operation.
 func Ops() []Op {
-	return []Op{OpPause, OpRun, OpResume, OpGetPause, OpSignal, OpStopJob, OpUpdateSchedule}
+	return []Op{OpPause, OpRun, OpResume, OpGetPause, OpSignal, OpStopJob, OpEvictAlloc, OpUpdateSchedule}
 }
 
 // ScheduleState is the pause state an op requests (API-2's mapping), or
@@ -95,7 +99,7 @@ type Call struct {
 	At Duration `json:"At"`
 	Op Op       `json:"Op"`
 	// Alloc names the alloc ("<job>.<group>[<i>]") of pause, run, resume,
-	// get_pause and signal.
+	// get_pause, signal and evict_alloc.
 	Alloc string `json:"Alloc,omitempty"`
 	// Job names the job of stop_job and update_schedule.
 	Job string `json:"Job,omitempty"`
@@ -185,7 +189,7 @@ func (s Scenario) Validate() error {
 
 func (s Scenario) validateCall(c Call) error {
 	switch c.Op {
-	case OpPause, OpRun, OpResume, OpGetPause, OpSignal:
+	case OpPause, OpRun, OpResume, OpGetPause, OpSignal, OpEvictAlloc:
 		if c.Alloc == "" {
 			return errors.New("no alloc name")
 		}

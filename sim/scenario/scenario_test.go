@@ -153,7 +153,7 @@ func TestOps(t *testing.T) {
 	must.Eq(t, structs.TaskScheduleStateForceRun, OpRun.ScheduleState())
 	must.Eq(t, structs.TaskScheduleStateScheduleResume, OpResume.ScheduleState())
 	must.Eq(t, structs.TaskScheduleState(""), OpSignal.ScheduleState())
-	must.SliceLen(t, 7, Ops())
+	must.SliceLen(t, 8, Ops())
 }
 
 func TestDuration(t *testing.T) {

@@ -30,6 +30,9 @@ func (s Scenario) String() string {
 		b.WriteString(" disable_allocation_hook_metrics")
 	}
 	b.WriteString("\n")
+	if len(s.Features) > 0 {
+		fmt.Fprintf(&b, "features %s\n", strings.Join(s.Features, " "))
+	}
 	for _, j := range s.Jobs {
 		writeJob(&b, j)
 	}

@@ -263,3 +263,24 @@ func (n *node) record() records.Node {
 	r.ModifyIndex = max(r.CreateIndex, n.index)
 	return r
 }
+
+// EvictAlloc sets alloc id's desired status to evict (server-terminal,
+// DATA-5), as a preemption or a drain would, and bumps its indexes; an
+// alloc no longer desired to run is left alone.
+func (s *Server) EvictAlloc(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.allocs[id]
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrAllocNotFound, id)
+	}
+	if a.DesiredStatus != structs.AllocDesiredStatusRun {
+		return nil
+	}
+	idx := s.bump(a.NodeID)
+	a = s.edit(a)
+	a.DesiredStatus = structs.AllocDesiredStatusEvict
+	a.AllocModifyIndex, a.ModifyIndex = idx, idx
+	s.emit(trace.KindJob, a.ID, "evict_alloc", "", map[string]any{"job": a.JobID, "index": idx})
+	return nil
+}

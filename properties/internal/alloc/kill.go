@@ -26,14 +26,14 @@ func drawKillGroup(d *prop.Drawer, env prop.Env) scenario.Scenario {
 	killAfter := func(label string) time.Duration {
 		return d.Duration(label, 500*time.Millisecond, 3*time.Second, 100*time.Millisecond)
 	}
-	trigger := prop.Pick(d, "trigger", []string{"stop", "failed", "leader", "mains done", "two failed"})
+	trigger := prop.Pick(d, "trigger", []string{"stop", "evict", "failed", "leader", "mains done", "two failed"})
 	runFor := func(label string, exits bool, code int) map[string]any {
 		if !exits {
 			return runCfg(0, 0, killAfter(label+" kill after"))
 		}
 		return runCfg(d.Duration(label+" run for", 5*time.Second, 60*time.Second, time.Second), code, killAfter(label+" kill after"))
 	}
-	leader := mkTask("t1", "main", runFor("t1", trigger == "leader" || trigger == "mains done", 0), d.Duration("kill timeout", time.Second, 5*time.Second, time.Second))
+	leader := mkTask("t1", "main", runFor("t1", trigger == "leader" || trigger == "mains done", 0), drawKillTimeout(d, "t1"))
 	leader.Leader = trigger == "leader" || d.Bool("leader")
 	tasks := []*structs.Task{leader}
 	switch {
@@ -51,7 +51,7 @@ func drawKillGroup(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		if trigger == "failed" {
 			code = 1
 		}
-		tasks = append(tasks, mkTask("t2", "main", runFor("t2", trigger == "failed" || trigger == "mains done", code), 3*time.Second))
+		tasks = append(tasks, mkTask("t2", "main", runFor("t2", trigger == "failed" || trigger == "mains done", code), drawKillTimeout(d, "t2")))
 	}
 	tasks = append(tasks, mkTask("s1", "sidecar", runFor("s1", false, 0), 3*time.Second))
 	if d.Bool("second sidecar") {
@@ -61,8 +61,11 @@ func drawKillGroup(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		tasks = append(tasks, mkTask("p1", "poststop", runCfg(2*time.Second, 0, 0), time.Second))
 	}
 	sc := mkScenario(d, d.Duration("duration", 2*time.Minute, 4*time.Minute, time.Minute), mkJob("job1", typ, policy, tasks...))
-	if trigger == "stop" {
+	switch trigger {
+	case "stop":
 		sc.Calls = []scenario.Call{{At: scenario.Duration(d.Duration("stop at", 10*time.Second, 90*time.Second, time.Second)), Op: scenario.OpStopJob, Job: "job1"}}
+	case "evict":
+		sc.Calls = []scenario.Call{{At: scenario.Duration(d.Duration("evict at", 10*time.Second, 90*time.Second, time.Second)), Op: scenario.OpEvictAlloc, Alloc: "job1.g1[0]"}}
 	}
 	if env.Allows(faults.DriverStopHang) && d.Bool("stop hang") {
 		sc.Faults = append(sc.Faults, faults.Fault{Class: faults.DriverStopHang, Rate: 0.5})
@@ -83,14 +86,15 @@ var killOrder = prop.Property{
 		{Name: "sidecar-stopped", Doc: "a sidecar stopped, in the last phase"},
 		{Name: "prestart-sidecar-stopped", Doc: "a prestart sidecar stopped with the sidecars"},
 		{Name: "poststop-in-killed-group", Doc: "a group with a poststop task was killed"},
+		{Name: "poststop-ran-after-kill", Doc: "a poststop task started once the killed main tasks were dead"},
 		{Name: "kill-timeout-under-cap", Doc: "a stopped task's kill timeout under max_kill_timeout"},
 		{Name: "kill-timeout-over-cap", Doc: "a stopped task's kill timeout over max_kill_timeout (capped)"},
-		{Name: "kill-timeout-unset", Doc: "a stopped task without a kill timeout (the 5s default)"},
 		{Name: "stop-hangs", Doc: "a driver StopTask that hangs"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		running := map[taskKey]bool{}
+		mainsDead := map[string]time.Time{} // allocs whose non-poststop tasks are all dead, since when
 		return prop.Checks{OnSettled: func(v *prop.View) {
 			f.Next(v)
 			ops := driverOps(v)
@@ -106,6 +110,10 @@ var killOrder = prop.Property{
 					if running[k] {
 						stopped[k] = true
 					}
+					if x, bad := stopArgs(v, r); bad {
+						v.Violate(x)
+						return
+					}
 				}
 			}
 			for _, r := range ops {
@@ -117,6 +125,10 @@ var killOrder = prop.Property{
 				if r.Kind == trace.KindFault && strings.HasPrefix(r.Op, string(faults.DriverStopHang)) {
 					v.Reach("stop-hangs")
 				}
+			}
+			if x, bad := poststopRuns(v, mainsDead); bad {
+				v.Violate(x)
+				return
 			}
 			for _, k := range sortedKeys(stopped) {
 				_, tg := groupOf(v, k.Alloc)
@@ -139,8 +151,6 @@ var killOrder = prop.Property{
 					}
 				}
 				switch {
-				case t.KillTimeout == 0:
-					v.Reach("kill-timeout-unset")
 				case t.KillTimeout > maxKillTimeout:
 					v.Reach("kill-timeout-over-cap")
 				default:
@@ -174,6 +184,16 @@ var killOrder = prop.Property{
 			}
 		}}
 	},
+}
+
+// drawKillTimeout draws a task's KillTimeout: 1 to 5 s, or, one time in
+// four, over the client's 30 s max_kill_timeout (DATA-4: the cap applies,
+// to the Killing event and to the driver's StopTask alike).
+func drawKillTimeout(d *prop.Drawer, task string) time.Duration {
+	if d.IntRange(task+" kill timeout over cap", 0, 3) == 0 {
+		return d.Duration(task+" kill timeout", 31*time.Second, 90*time.Second, time.Second)
+	}
+	return d.Duration(task+" kill timeout", time.Second, 5*time.Second, time.Second)
 }
 
 func phaseOf(p status.KillPhases, name string) int {
@@ -213,8 +233,9 @@ var killRules = prop.Property{
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
-		killed := map[string]bool{} // allocs whose kill started
-		due := map[string]string{}  // allocs where a rule applied an instant ago without an event
+		killed := map[string]bool{}        // allocs whose kill started
+		due := map[string]string{}         // allocs where a rule applied an instant ago without an event
+		terminal := map[string]time.Time{} // allocs the server made terminal, since when
 		return prop.Checks{OnSettled: func(v *prop.View) {
 			recipients := map[string]map[string]*structs.TaskEvent{}
 			for _, ne := range f.Next(v) {
@@ -266,6 +287,17 @@ var killRules = prop.Property{
 				} else if sa != nil && sa.DesiredStatus == structs.AllocDesiredStatusEvict {
 					v.Reach("server-evict")
 				}
+				if sa := v.ServerAlloc(a.ID); sa != nil && sa.ServerTerminal() {
+					since, ok := terminal[a.ID]
+					if !ok {
+						since, terminal[a.ID] = v.Now(), v.Now()
+					}
+					if live := liveMain(tg, a); !killed[a.ID] && live != "" && v.Now().Sub(since) >= serverKillGrace {
+						v.Violatef(a.ID, live, "kill of a live task "+serverKillGrace.String()+" after the server set desired status "+sa.DesiredStatus,
+							"none (no Killing)", "Killing: a server-terminal update kills every task (AR-10, AR-9 order)")
+						return
+					}
+				}
 				if killed[a.ID] || v.ServerAlloc(a.ID).ServerTerminal() {
 					delete(due, a.ID)
 					continue
@@ -304,4 +336,120 @@ func reachRule(v *prop.View, typ string, tasks []*structs.Task, states map[strin
 	case structs.TaskMainDead:
 		v.Reach("main-tasks-dead")
 	}
+}
+
+// stopArgs checks a driver StopTask against the task's definition: a
+// poststop task is never stopped (a kill leaves it to run to completion,
+// AR-9), and the stop carries the task's KillSignal (SIGINT by default)
+// and its kill timeout capped by max_kill_timeout (DATA-4), as the
+// Killing event says.
+func stopArgs(v *prop.View, r trace.Record) (prop.Violation, bool) {
+	_, tg := groupOf(v, r.Alloc)
+	if tg == nil {
+		return prop.Violation{}, false
+	}
+	t := tg.LookupTask(r.Task)
+	if t == nil {
+		return prop.Violation{}, false
+	}
+	if t.IsPoststop() {
+		return prop.Violation{Alloc: r.Alloc, Task: r.Task, What: "StopTask of a poststop task", Got: "called",
+			Want: "none: a kill leaves poststop tasks to run to completion (AR-9)"}, true
+	}
+	var signal, timeout string
+	for _, f := range strings.Fields(r.Msg) {
+		if v, ok := strings.CutPrefix(f, "signal="); ok {
+			signal = v
+		}
+		if v, ok := strings.CutPrefix(f, "timeout="); ok {
+			timeout = v
+		}
+	}
+	wantSignal := t.KillSignal
+	if wantSignal == "" {
+		wantSignal = drivers.DefaultStopSignal
+	}
+	if want := t.EffectiveKillTimeout(maxKillTimeout).String(); timeout != want {
+		return prop.Violation{Alloc: r.Alloc, Task: r.Task, What: "StopTask timeout", Got: timeout,
+			Want: want + " (KillTimeout " + t.KillTimeout.String() + " capped by max_kill_timeout " + maxKillTimeout.String() + ")"}, true
+	}
+	if signal != wantSignal {
+		return prop.Violation{Alloc: r.Alloc, Task: r.Task, What: "StopTask signal", Got: signal, Want: wantSignal + " (the task's KillSignal)"}, true
+	}
+	return prop.Violation{}, false
+}
+
+// serverKillGrace is how long a live task of an alloc the server made
+// terminal may go without its kill starting: the client learns of the
+// update from its blocking pull at once (no RPC faults are drawn here).
+const serverKillGrace = 30 * time.Second
+
+// liveMain is the first task of tg, by name, that runs in a and is not a
+// poststop task (a kill leaves those alone), or "".
+func liveMain(tg *structs.TaskGroup, a *structs.Allocation) string {
+	var names []string
+	for _, t := range tg.Tasks {
+		if s := a.TaskStates[t.Name]; s != nil && s.State == structs.TaskStateRunning && !t.IsPoststop() {
+			names = append(names, t.Name)
+		}
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}
+
+// poststopGrace is how long after every other task of an alloc died its
+// poststop tasks may go without starting (driver start delays are drawn
+// up to a few seconds).
+const poststopGrace = 15 * time.Second
+
+// poststopRuns is the consequence of AR-9 for poststop tasks: a kill
+// leaves them alone, and they start once every other task is dead, so
+// poststopGrace after that every poststop task has started (and may have
+// finished); one killed with the rest never does.
+func poststopRuns(v *prop.View, since map[string]time.Time) (prop.Violation, bool) {
+	for _, a := range v.Allocs() {
+		_, tg := groupOf(v, a.ID)
+		if tg == nil {
+			continue
+		}
+		var posts []*structs.Task
+		dead := true
+		for _, t := range tg.Tasks {
+			s := a.TaskStates[t.Name]
+			switch {
+			case t.IsPoststop():
+				posts = append(posts, t)
+			case s == nil || s.State != structs.TaskStateDead:
+				dead = false
+			}
+		}
+		if len(posts) == 0 || !dead {
+			delete(since, a.ID)
+			continue
+		}
+		at, ok := since[a.ID]
+		if !ok {
+			since[a.ID], at = v.Now(), v.Now()
+		}
+		for _, t := range posts {
+			s := a.TaskStates[t.Name]
+			started := s != nil && !s.StartedAt.IsZero()
+			if started {
+				v.Reach("poststop-ran-after-kill")
+				continue
+			}
+			if v.Now().Sub(at) >= poststopGrace {
+				state := "no state"
+				if s != nil {
+					state = s.State
+				}
+				return prop.Violation{Alloc: a.ID, Task: t.Name, What: "poststop task " + poststopGrace.String() + " after every other task died",
+					Got: state + ", never started", Want: "started: a kill leaves poststop tasks alone and they run once the others are dead (AR-9)"}, true
+			}
+		}
+	}
+	return prop.Violation{}, false
 }
