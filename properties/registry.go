@@ -4,8 +4,8 @@ import (
 	"slices"
 
 	"github.com/allocsim/allocsim/properties/internal/alloc"
-	"github.com/allocsim/allocsim/properties/internal/hookres"
-	"github.com/allocsim/allocsim/properties/internal/pause"
+	"github.com/allocsim/allocsim/properties/internal/hookresources"
+	"github.com/allocsim/allocsim/properties/internal/pausing"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/properties/internal/restore"
 	"github.com/allocsim/allocsim/properties/internal/sched"
@@ -20,9 +20,9 @@ func all() []prop.Property {
 	return slices.Concat(
 		telem.Properties(),
 		sched.Properties(),
-		pause.Properties(),
+		pausing.Properties(),
 		alloc.Properties(),
-		hookres.Properties(),
+		hookresources.Properties(),
 		restore.Properties(),
 		syncing.Properties(),
 		syncing.Timing(),

@@ -8,7 +8,7 @@ import (
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
-	"github.com/allocsim/allocsim/properties/internal/sched/timeline"
+	"github.com/allocsim/allocsim/properties/internal/sched/oracle"
 	"github.com/allocsim/allocsim/sim/scenario"
 	"github.com/allocsim/allocsim/sim/trace"
 )
@@ -46,7 +46,7 @@ var noFutureStart = prop.Property{
 	},
 	Situations: noFutureSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
-		o := timeline.New(sc, jobID, taskName)
+		o := oracle.New(sc, jobID, taskName)
 		firstCall := sc.End()
 		if len(sc.Calls) > 0 {
 			firstCall = sc.Start.Add(sc.Calls[0].At.D())
@@ -57,7 +57,7 @@ var noFutureStart = prop.Property{
 				if r.Kind != trace.KindTaskEvent || r.Task != taskName {
 					continue
 				}
-				ev := timeline.EventOf(r)
+				ev := oracle.EventOf(r)
 				switch {
 				case ev.Type == structs.TaskPausing:
 					pausing = true
@@ -110,7 +110,7 @@ var ceRejects = prop.Property{
 			for _, r := range v.New {
 				switch {
 				case r.Kind == trace.KindJob && r.Op == "register":
-					_, e := timeline.APIResult(r)
+					_, e := oracle.APIResult(r)
 					if r.Msg != "rejected" || e != schedule.ErrEnterpriseOnly.Error() {
 						v.Violatef("", "", "job register outcome", r.Msg+" "+fmt.Sprintf("%q", e), "rejected \""+schedule.ErrEnterpriseOnly.Error()+"\"")
 						return

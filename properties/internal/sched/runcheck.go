@@ -6,7 +6,7 @@ import (
 
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
-	"github.com/allocsim/allocsim/properties/internal/sched/timeline"
+	"github.com/allocsim/allocsim/properties/internal/sched/oracle"
 	"github.com/allocsim/allocsim/sim/scenario"
 	"github.com/allocsim/allocsim/sim/trace"
 )
@@ -15,9 +15,9 @@ import (
 // the oracle says it should run (within the configured start latency)
 // and stops it exactly when it should stop (SCHED-5, SCHED-6, PAUSE-3).
 type runCheck struct {
-	o       *timeline.Oracle
+	o       *oracle.Oracle
 	latency time.Duration
-	changes []timeline.Change
+	changes []oracle.Change
 	next    int
 	starts  []time.Time
 	exits   []time.Time
@@ -26,7 +26,7 @@ type runCheck struct {
 }
 
 func newRunCheck(sc scenario.Scenario, latency time.Duration) *runCheck {
-	o := timeline.New(sc, jobID, taskName)
+	o := oracle.New(sc, jobID, taskName)
 	return &runCheck{o: o, latency: latency, changes: o.Changes()}
 }
 

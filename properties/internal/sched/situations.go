@@ -9,7 +9,7 @@ import (
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
-	"github.com/allocsim/allocsim/properties/internal/sched/timeline"
+	"github.com/allocsim/allocsim/properties/internal/sched/oracle"
 	"github.com/allocsim/allocsim/sim/scenario"
 	"github.com/allocsim/allocsim/sim/trace"
 )
@@ -20,7 +20,7 @@ import (
 
 // InsideBySchedule reports whether o's schedule alone (no override) has
 // the task inside at t (an unscheduled task always is).
-func InsideBySchedule(o *timeline.Oracle, t time.Time) bool {
+func InsideBySchedule(o *oracle.Oracle, t time.Time) bool {
 	s := o.Schedule(t)
 	if s == nil {
 		return true
@@ -74,7 +74,7 @@ func reachZone(v *prop.View, c *schedule.Cron) {
 }
 
 // zoneOf is the location the schedule's fields are read in.
-func zoneOf(sc scenario.Scenario, o *timeline.Oracle) *time.Location {
+func zoneOf(sc scenario.Scenario, o *oracle.Oracle) *time.Location {
 	if c := cronOf(sc); c != nil {
 		if loc, err := schedule.LoadZone(c.Timezone, o.Loc); err == nil {
 			return loc
@@ -98,14 +98,14 @@ func wallField(expr string) (m, h int, ok bool) {
 // changeReach calls reach once for each oracle change the run passed,
 // with whether an override call made it.
 type changeReach struct {
-	o       *timeline.Oracle
-	changes []timeline.Change
+	o       *oracle.Oracle
+	changes []oracle.Change
 	calls   map[time.Time]scenario.Op
 	next    int
 }
 
 func newChangeReach(sc scenario.Scenario) *changeReach {
-	o := timeline.New(sc, jobID, taskName)
+	o := oracle.New(sc, jobID, taskName)
 	c := &changeReach{o: o, changes: o.Changes(), calls: map[time.Time]scenario.Op{}}
 	for _, call := range sc.Calls {
 		if call.Task == taskName && call.Op.ScheduleState() != "" {
@@ -115,7 +115,7 @@ func newChangeReach(sc scenario.Scenario) *changeReach {
 	return c
 }
 
-func (c *changeReach) each(v *prop.View, reach func(ch timeline.Change, call scenario.Op)) {
+func (c *changeReach) each(v *prop.View, reach func(ch oracle.Change, call scenario.Op)) {
 	for ; c.next < len(c.changes) && atOrPast(v, c.changes[c.next].At); c.next++ {
 		ch := c.changes[c.next]
 		reach(ch, c.calls[ch.At.UTC()])
@@ -139,7 +139,7 @@ func reachInside(sc scenario.Scenario) prop.Checker {
 	opens := 0
 	return Reaching(func(v *prop.View) {
 		reachZone(v, cronOf(sc))
-		c.each(v, func(ch timeline.Change, call scenario.Op) {
+		c.each(v, func(ch oracle.Change, call scenario.Op) {
 			switch {
 			case ch.At.Equal(c.o.Arrival) && ch.Run:
 				v.Reach("arrive-inside")
@@ -180,7 +180,7 @@ func reachStart(sc scenario.Scenario) prop.Checker {
 	opened := false
 	return Reaching(func(v *prop.View) {
 		reachZone(v, cronOf(sc))
-		c.each(v, func(ch timeline.Change, _ scenario.Op) {
+		c.each(v, func(ch oracle.Change, _ scenario.Op) {
 			switch {
 			case ch.Run && ch.At.After(c.o.Arrival):
 				v.Reach("window-opens-in-run")
@@ -221,7 +221,7 @@ func reachOvernight(sc scenario.Scenario) prop.Checker {
 			// where the day's opens: the task runs throughout.
 			v.Reach("end-equals-start")
 		}
-		c.each(v, func(ch timeline.Change, _ scenario.Op) {
+		c.each(v, func(ch oracle.Change, _ scenario.Op) {
 			if ch.Run && ch.At.After(c.o.Arrival) {
 				open = ch.At
 				if l := open.In(loc); l.AddDate(0, 0, 1).Day() == 1 {
@@ -278,7 +278,7 @@ func reachSeveral(sc scenario.Scenario) prop.Checker {
 	}
 	return Reaching(func(v *prop.View) {
 		reachZone(v, cron)
-		c.each(v, func(ch timeline.Change, _ scenario.Op) {
+		c.each(v, func(ch oracle.Change, _ scenario.Op) {
 			if ch.Run && open.IsZero() {
 				open = ch.At
 			}
@@ -330,7 +330,7 @@ func dstPlace(tr transition, expr string) (wall time.Time, gap, overlap, ok bool
 }
 
 func reachDST(sc scenario.Scenario) prop.Checker {
-	o := timeline.New(sc, jobID, taskName)
+	o := oracle.New(sc, jobID, taskName)
 	loc := zoneOf(sc, o)
 	cron := cronOf(sc)
 	trs := transitions(loc, sc.Start, sc.End())
@@ -399,7 +399,7 @@ func reachShortDay(sc scenario.Scenario) prop.Checker {
 	}
 	return Reaching(func(v *prop.View) {
 		reachZone(v, cronOf(sc))
-		c.each(v, func(ch timeline.Change, _ scenario.Op) {
+		c.each(v, func(ch oracle.Change, _ scenario.Op) {
 			if ch.Run {
 				for _, n := range names {
 					v.Reach(n)

@@ -1,10 +1,10 @@
-// Package timeline is the suite's oracle for one scheduled task over a
+// Package oracle is the suite's oracle for one scheduled task over a
 // run: the stored pause state (PAUSE-1, PAUSE-2) and whether the task
 // should run at every instant, from model/schedule's windows (SCHED-5,
 // SCHED-6), the scenario's override calls and schedule updates; and the
 // instants where that changes. It restates no rule: inside/outside is
 // schedule.Evaluate, merged windows are schedule.NextWindows.
-package timeline
+package oracle
 
 import (
 	"encoding/json"

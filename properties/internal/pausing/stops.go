@@ -1,4 +1,4 @@
-package pause
+package pausing
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/properties/internal/sched"
-	"github.com/allocsim/allocsim/properties/internal/sched/timeline"
+	"github.com/allocsim/allocsim/properties/internal/sched/oracle"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
 	"github.com/allocsim/allocsim/sim/trace"
@@ -28,7 +28,7 @@ func stopSeq(lenientKill bool) prop.Checker {
 			if r.Kind != trace.KindTaskEvent || r.Task != work {
 				continue
 			}
-			ev := timeline.EventOf(r)
+			ev := oracle.EventOf(r)
 			if lenientKill && ev.Type == structs.TaskKilling {
 				continue
 			}

@@ -1,4 +1,4 @@
-package pause
+package pausing
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/properties/internal/sched"
-	"github.com/allocsim/allocsim/properties/internal/sched/timeline"
+	"github.com/allocsim/allocsim/properties/internal/sched/oracle"
 	"github.com/allocsim/allocsim/sim/scenario"
 	"github.com/allocsim/allocsim/sim/trace"
 )
@@ -76,7 +76,7 @@ var apiSituations = []prop.Situation{
 	{Name: "request-after-loop-finished", Doc: "a request after the task's loop finished for good: stored, no effect"},
 }
 
-func reachAPI(v *prop.View, o *timeline.Oracle, r trace.Record) {
+func reachAPI(v *prop.View, o *oracle.Oracle, r trace.Record) {
 	get := r.Op == string(scenario.OpGetPause)
 	if a := v.Alloc(r.Alloc); a != nil {
 		if ts := a.TaskStates[r.Task]; ts != nil && ts.State == structs.TaskStateDead {
@@ -98,7 +98,7 @@ func reachAPI(v *prop.View, o *timeline.Oracle, r trace.Record) {
 			structs.TaskScheduleStateForceRun:      "get-force-run",
 		}[o.Stored(r.At)])
 	case r.Op == string(scenario.OpResume):
-		if _, e := timeline.APIResult(r); e != "" {
+		if _, e := oracle.APIResult(r); e != "" {
 			v.Reach("resume-evaluation-error")
 		} else if o.Stored(r.At) == structs.TaskScheduleStateRun {
 			v.Reach("resume-inside")
@@ -126,14 +126,14 @@ var eventSituations = []prop.Situation{
 
 // eventReach counts eventSituations of one run.
 type eventReach struct {
-	o       *timeline.Oracle
-	changes []timeline.Change
+	o       *oracle.Oracle
+	changes []oracle.Change
 	quiet   []time.Time // stored-only changes
 	under   []time.Time // window boundaries under an override
 	h       handle
 }
 
-func newEventReach(sc scenario.Scenario, o *timeline.Oracle) *eventReach {
+func newEventReach(sc scenario.Scenario, o *oracle.Oracle) *eventReach {
 	e := &eventReach{o: o, changes: o.Changes()}
 	for _, c := range sc.Calls {
 		t := sc.Start.Add(c.At.D())
@@ -185,7 +185,7 @@ func (e *eventReach) settled(v *prop.View) {
 		if r.Task != work {
 			continue
 		}
-		ev := timeline.EventOf(r)
+		ev := oracle.EventOf(r)
 		if ev.Type == structs.TaskRunning && e.h.stopping {
 			v.Reach("running-before-exit")
 		}
@@ -217,15 +217,15 @@ var stopSituations = []prop.Situation{
 
 // stopReach counts stopSituations.
 type stopReach struct {
-	o       *timeline.Oracle
-	changes []timeline.Change
+	o       *oracle.Oracle
+	changes []oracle.Change
 	h       handle
 	gated   bool
-	last    timeline.Event // work's previous event
+	last    oracle.Event // work's previous event
 }
 
 func newStopReach(sc scenario.Scenario) *stopReach {
-	o := timeline.New(sc, "sj", work)
+	o := oracle.New(sc, "sj", work)
 	return &stopReach{o: o, changes: o.Changes()}
 }
 
@@ -252,7 +252,7 @@ func (s *stopReach) settled(v *prop.View) {
 		if r.Kind != trace.KindTaskEvent || r.Task != work {
 			continue
 		}
-		ev := timeline.EventOf(r)
+		ev := oracle.EventOf(r)
 		switch ev.Type {
 		case structs.TaskRestarting:
 			if s.h.stops > 0 && ev.Display == "Task restarting in 0s" && ev.Details["restart_reason"] == "" {
@@ -299,13 +299,13 @@ var attemptSituations = []prop.Situation{
 
 // attemptReach counts attemptSituations.
 type attemptReach struct {
-	o        *timeline.Oracle
+	o        *oracle.Oracle
 	attempts int
 	h        handle
 }
 
 func newAttemptReach(sc scenario.Scenario) *attemptReach {
-	a := &attemptReach{o: timeline.New(sc, "sj", work), attempts: -1}
+	a := &attemptReach{o: oracle.New(sc, "sj", work), attempts: -1}
 	for _, j := range sc.Jobs {
 		for _, tg := range j.Job.TaskGroups {
 			if tg.LookupTask(work) != nil {
@@ -377,7 +377,7 @@ type changeReach struct {
 }
 
 func newChangeReach(sc scenario.Scenario) *changeReach {
-	o := timeline.New(sc, "sj", work)
+	o := oracle.New(sc, "sj", work)
 	c := &changeReach{}
 	for _, call := range sc.Calls {
 		if call.Op != scenario.OpUpdateSchedule || call.Task != work {
@@ -449,12 +449,12 @@ var restoreSituations = []prop.Situation{
 
 // restoreReach counts restoreSituations.
 type restoreReach struct {
-	o       *timeline.Oracle
+	o       *oracle.Oracle
 	crashAt time.Time
 }
 
 func newRestoreReach(sc scenario.Scenario) *restoreReach {
-	return &restoreReach{o: timeline.New(sc, "sj", work)}
+	return &restoreReach{o: oracle.New(sc, "sj", work)}
 }
 
 func (c *restoreReach) checker() prop.Checker { return prop.Checks{OnSettled: c.settled} }
@@ -505,13 +505,13 @@ var signalSituations = []prop.Situation{
 
 // signalReach counts signalSituations.
 type signalReach struct {
-	o        *timeline.Oracle
+	o        *oracle.Oracle
 	h        handle
 	signaled map[string]bool // tasks signaled and not exited since
 }
 
 func newSignalReach(sc scenario.Scenario) *signalReach {
-	return &signalReach{o: timeline.New(sc, "sj", work), signaled: map[string]bool{}}
+	return &signalReach{o: oracle.New(sc, "sj", work), signaled: map[string]bool{}}
 }
 
 func (c *signalReach) checker() prop.Checker { return prop.Checks{OnSettled: c.settled} }

@@ -1,4 +1,4 @@
-package pause
+package pausing
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/properties/internal/sched"
-	"github.com/allocsim/allocsim/properties/internal/sched/timeline"
+	"github.com/allocsim/allocsim/properties/internal/sched/oracle"
 	"github.com/allocsim/allocsim/sim/scenario"
 	"github.com/allocsim/allocsim/sim/trace"
 )
@@ -52,7 +52,7 @@ var eventsExact = prop.Property{
 	},
 	Situations: eventSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
-		o := timeline.New(sc, "sj", work)
+		o := oracle.New(sc, "sj", work)
 		er := newEventReach(sc, o)
 		type want struct {
 			at           time.Time
@@ -80,7 +80,7 @@ var eventsExact = prop.Property{
 				if r.Kind != trace.KindTaskEvent || r.Task != work || (r.Msg != structs.TaskPausing && r.Msg != structs.TaskRunning) {
 					continue
 				}
-				ev := timeline.EventOf(r)
+				ev := oracle.EventOf(r)
 				got := ev.Type + " " + fmt.Sprintf("%q", ev.Display)
 				if next >= len(exp) {
 					v.Violatef(r.Alloc, work, "pause event", got, "none (no effective change)")
@@ -130,14 +130,14 @@ var apiStates = prop.Property{
 	},
 	Situations: apiSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
-		o := timeline.New(sc, "sj", work)
+		o := oracle.New(sc, "sj", work)
 		return prop.Checks{OnSettled: func(v *prop.View) {
 			for _, r := range v.New {
 				if r.Kind != trace.KindAPI {
 					continue
 				}
 				reachAPI(v, o, r)
-				state, e := timeline.APIResult(r)
+				state, e := oracle.APIResult(r)
 				var want, got string
 				switch {
 				case r.Task == "nope":

@@ -1,4 +1,4 @@
-package hookres
+package hookresources
 
 import (
 	"cmp"

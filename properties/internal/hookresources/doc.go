@@ -1,4 +1,4 @@
-// Package hookres holds the suite's hook-resource properties (SPEC §8,
+// Package hookresources holds the suite's hook-resource properties (SPEC §8,
 // HOOKRES-1..HOOKRES-4): what a task's volumes prestart may see of its
 // alloc's CSI mount map while restores, CSI mounts that block or fail,
 // and client crashes race it (#16623).
@@ -11,4 +11,4 @@
 // checks aliases in sorted order) or the task's driver start (every alias
 // was present). Each (alloc, incarnation) is one history, one hook
 // resources object, checked for linearizability by linearizability/.
-package hookres
+package hookresources

@@ -1,4 +1,4 @@
-package pause
+package pausing
 
 import (
 	"time"
@@ -6,7 +6,7 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/properties/internal/sched"
-	"github.com/allocsim/allocsim/properties/internal/sched/timeline"
+	"github.com/allocsim/allocsim/properties/internal/sched/oracle"
 	"github.com/allocsim/allocsim/sim/scenario"
 	"github.com/allocsim/allocsim/sim/trace"
 )
@@ -29,7 +29,7 @@ var signals = prop.Property{
 	},
 	Situations: signalSituations,
 	New: func(sc scenario.Scenario) prop.Checker {
-		o := timeline.New(sc, "sj", work)
+		o := oracle.New(sc, "sj", work)
 		type pending struct {
 			at        time.Time
 			task, sig string
@@ -40,7 +40,7 @@ var signals = prop.Property{
 			for _, r := range v.New {
 				switch {
 				case r.Kind == trace.KindAPI && r.Op == string(scenario.OpSignal):
-					_, e := timeline.APIResult(r)
+					_, e := oracle.APIResult(r)
 					live := r.Task == side || o.Run(r.At)
 					sig := ""
 					for _, c := range sc.Calls {
@@ -60,7 +60,7 @@ var signals = prop.Property{
 						want = append(want, pending{r.At, r.Task, sig, r.Alloc})
 					}
 				case r.Kind == trace.KindTaskEvent && r.Msg == structs.TaskSignaling:
-					ev := timeline.EventOf(r)
+					ev := oracle.EventOf(r)
 					ok := false
 					for i, w := range want {
 						if w.task == r.Task && w.at.Equal(r.At) && ev.Details["signal"] == w.sig && ev.Display == structs.DisplaySignalingGeneric {
