@@ -3,7 +3,9 @@ package telem
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
@@ -19,11 +21,40 @@ func compare(v *prop.View, o observed, what string, want, got multiset) bool {
 		return false
 	}
 	x := prop.Violation{At: time.Unix(0, s.at), What: what + ": number of " + s.String(), Got: fmt.Sprint(g), Want: fmt.Sprint(w)}
+	if s.metric == telemetry.MetricElapsed {
+		// A sample's value is part of its slot: state the samples
+		// expected there and the samples found, not a count of one value.
+		x.What = what + ": samples of " + s.where()
+		x.Got, x.Want = samplesAt(got, s), samplesAt(want, s)
+	}
 	if calls := o.allocsAt(s); calls != "" {
 		x.Want += " (port calls returning then: " + calls + ")"
 	}
 	v.Violate(x)
 	return true
+}
+
+// samplesAt lists the elapsed samples of m in s's slot whatever their
+// value ("724 ms ×3, 2209.573 ms"), or "none".
+func samplesAt(m multiset, s slot) string {
+	var keys []slot
+	for k, n := range m {
+		if n > 0 && k.at == s.at && k.inc == s.inc && k.ns == s.ns && k.hook == s.hook && k.metric == s.metric {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return "none"
+	}
+	slices.SortFunc(keys, slotOrder)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%v ms", math.Float32frombits(k.value))
+		if n := m[k]; n > 1 {
+			parts[i] += fmt.Sprintf(" ×%d", n)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // checkShape: TELEM-1 names and counter values; every execution is one

@@ -30,12 +30,16 @@ type slot struct {
 }
 
 func (s slot) String() string {
-	v := ""
 	if s.metric == telemetry.MetricElapsed {
-		v = fmt.Sprintf(" = %v ms", math.Float32frombits(s.value))
+		return fmt.Sprintf("%s = %v ms", s.where(), math.Float32frombits(s.value))
 	}
-	return fmt.Sprintf("%s %s at %s (incarnation %d, namespace %s)%s",
-		s.hook, s.metric, time.Unix(0, s.at).UTC().Format(time.RFC3339Nano), s.inc, s.ns, v)
+	return s.where()
+}
+
+// where is the slot without an elapsed sample's value.
+func (s slot) where() string {
+	return fmt.Sprintf("%s %s at %s (incarnation %d, namespace %s)",
+		s.hook, s.metric, time.Unix(0, s.at).UTC().Format(time.RFC3339Nano), s.inc, s.ns)
 }
 
 // multiset counts slots.
