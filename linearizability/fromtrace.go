@@ -31,8 +31,12 @@ type Volumes interface {
 //
 //   - the CSI hook's write: once every group alias was mounted in the
 //     incarnation, SetMounts of the complete map, called when the last
-//     mount returned (HOOKRES-2 sets after every mount), returning Open
-//     (when the runner set it is not observable);
+//     mount returned (HOOKRES-2 sets after every mount) and returning
+//     when the alloc's first task prestart after it builds a task dir:
+//     csi_hook is the last prerun hook and prerun ends before any task
+//     starts (AR-4, AR-5 runs task_dir first), so the map is set by then;
+//     Open while no task has begun a prestart since (when the runner set
+//     it is not observable);
 //   - each volumes prestart read: a `Task hook failed` event
 //     `volumes: No CSI Mount Point found for volume: X` (Missing X) or the
 //     task's driver StartTask (every alias present), returning when it was
@@ -60,6 +64,8 @@ func HookResourcesFromTrace(recs []trace.Record, start time.Time, vols Volumes) 
 		return len(clients[k]) - 1
 	}
 	var marks []Annotation
+	setting := map[key]int{}           // the CSI hook's write, by index in ops
+	builds := map[key][]trace.Record{} // task dir build invocations
 	read := func(k key, task string, missing string, at time.Time, note string) {
 		call := incStart[k.inc]
 		if b, ok := lastBuild[k][task]; ok && b.After(call) {
@@ -91,11 +97,14 @@ func HookResourcesFromTrace(recs []trace.Record, start time.Time, vols Volumes) 
 			if _, ok := mounted[k][r.Task]; !ok {
 				mounted[k][r.Task] = r.At
 				if m, last, ok := complete(vols.GroupAliases(r.Alloc), mounted[k]); ok && last.Equal(r.At) {
+					setting[k] = len(ops[k])
 					ops[k] = append(ops[k], Op{Client: client(k, "csi_hook"), Call: ts(last), Return: Open, Input: SetMounts{Mounts: m},
 						Note: fmt.Sprintf("csi_hook may set the complete map %v from %s on (its last mount returned)", slices.Sorted(maps.Keys(m)), clock(last))})
 				}
 			}
-		case r.Kind == trace.KindPort && r.Op == trace.PortTaskDirBuild && r.Msg != "invoke":
+		case r.Kind == trace.KindPort && r.Op == trace.PortTaskDirBuild && r.Msg == "invoke":
+			builds[k] = append(builds[k], r)
+		case r.Kind == trace.KindPort && r.Op == trace.PortTaskDirBuild:
 			if lastBuild[k] == nil {
 				lastBuild[k] = map[string]time.Time{}
 			}
@@ -114,6 +123,21 @@ func HookResourcesFromTrace(recs []trace.Record, start time.Time, vols Volumes) 
 				continue // another failure, or a restored event of an earlier incarnation
 			}
 			read(k, r.Task, alias, at, "Task hook failed: "+e.Message)
+		}
+	}
+	// The write returns by the first task dir build at or after its call
+	// (the records of one instant are in the recorder's order, not the
+	// order of the calls, so an instant's builds count as after its
+	// mounts).
+	for k, i := range setting {
+		w := &ops[k][i]
+		for _, b := range builds[k] {
+			if ts(b.At) >= w.Call {
+				w.Return = ts(b.At)
+				w.Note = fmt.Sprintf("csi_hook sets the complete map %v between %s (its last mount returned) and %s (prerun over: %s's task dir build began)",
+					slices.Sorted(maps.Keys(w.Input.(SetMounts).Mounts)), clock(start.Add(time.Duration(w.Call))), clock(b.At), b.Task)
+				break
+			}
 		}
 	}
 	parts := make([]Partition, 0, len(ops))

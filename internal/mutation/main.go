@@ -44,7 +44,7 @@ const (
 type options struct {
 	sample, parallel, checks, estimate int
 	seed                               uint64
-	list, logs                         bool
+	list, logs, rejudge                bool
 	timeout                            time.Duration
 	report, results, resume, equiv     string
 	pkgs, tests, suite, goCmd          string
@@ -64,6 +64,7 @@ func parseFlags(args []string, stderr io.Writer) (options, bool) {
 	fl.StringVar(&o.report, "report", "reports/mutation.md", "write the report to `FILE` (a default path is relative to the module's root)")
 	fl.StringVar(&o.results, "results", "reports/latest/mutation.json", "keep the results so far in `FILE`, rewritten after each mutant")
 	fl.StringVar(&o.resume, "resume", "", "continue the run whose results are in `FILE` (and keep them there): its verdicts are reused")
+	fl.BoolVar(&o.rejudge, "rejudge", false, "with -resume, judge the run's survivors again (the suite may kill them now) and reuse the other verdicts")
 	fl.StringVar(&o.equiv, "equivalent", "internal/mutation/equivalent.txt", "the equivalence arguments, `FILE` of lines \"ID argument\"")
 	fl.StringVar(&o.pkgs, "pkgs", defaultPackages, "the packages to mutate, comma-separated `patterns`")
 	fl.StringVar(&o.tests, "tests", defaultTests, "the suite's tests that judge, a -run `regexp`")
@@ -83,7 +84,7 @@ func parseFlags(args []string, stderr io.Writer) (options, bool) {
 	}
 	o.set = map[string]bool{}
 	fl.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
-	if fl.NArg() > 0 || o.parallel < 1 || o.sample < 0 || o.checks < 0 {
+	if fl.NArg() > 0 || o.parallel < 1 || o.sample < 0 || o.checks < 0 || o.rejudge && o.resume == "" {
 		fmt.Fprintln(stderr, "mutation: bad arguments (see -help)")
 		return o, false
 	}
@@ -254,7 +255,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		res := Result{ID: m.ID(), Operator: m.Operator, Diff: m.Diff()}
 		if msg, bad := sel.Invalid[i]; bad {
 			res.Status, res.Detail = Invalid, "type check: "+collapse(msg)
-		} else if old, ok := reuse[res.ID]; ok && old.Diff == res.Diff {
+		} else if old, ok := reuse[res.ID]; ok && old.Diff == res.Diff && !(o.rejudge && old.Status == Survived) {
 			res = old
 		} else {
 			res.Status = Pending

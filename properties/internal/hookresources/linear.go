@@ -44,6 +44,7 @@ var linearizable = prop.Property{
 			OnSettled: func(v *prop.View) { checkMissingMounts(v, feed) },
 			OnFinal: func(v *prop.View) {
 				reach(v)
+				checkPrerunMounted(v)
 				checkHistories(v, sc.Start)
 			},
 		}
