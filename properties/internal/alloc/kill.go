@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -234,6 +235,8 @@ var killRules = prop.Property{
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		killed := map[string]bool{}        // allocs whose kill started
+		ruled := map[string]time.Time{}    // allocs a kill rule fired in, since when, until a task of it got Killing
+		ruledTo := map[string][]string{}   // that rule's recipients
 		due := map[string]string{}         // allocs where a rule applied an instant ago without an event
 		terminal := map[string]time.Time{} // allocs the server made terminal, since when
 		return prop.Checks{OnSettled: func(v *prop.View) {
@@ -248,6 +251,18 @@ var killRules = prop.Property{
 				if ne.Event.Type == structs.TaskKilling || killRuleEvent(ne.Event.Type) {
 					killed[ne.Key.Alloc] = true
 				}
+				if ne.Event.Type == structs.TaskKilling {
+					ruled[ne.Key.Alloc] = time.Time{} // the kill procedure runs
+				}
+			}
+			for id, rs := range recipients {
+				if _, seen := ruled[id]; !seen {
+					ruled[id], ruledTo[id] = v.Now(), slices.Sorted(maps.Keys(rs))
+				}
+			}
+			if x, bad := ruleKills(v, ruled, ruledTo); bad {
+				v.Violate(x)
+				return
 			}
 			for _, a := range v.Allocs() {
 				_, tg := groupOf(v, a.ID)
@@ -375,6 +390,29 @@ func stopArgs(v *prop.View, r trace.Record) (prop.Violation, bool) {
 	}
 	if signal != wantSignal {
 		return prop.Violation{Alloc: r.Alloc, Task: r.Task, What: "StopTask signal", Got: signal, Want: wantSignal + " (the task's KillSignal)"}, true
+	}
+	return prop.Violation{}, false
+}
+
+// ruleKills: a kill rule's event is the start of AR-9's kill procedure,
+// not all of it: the procedure appends Killing to every unfinished task
+// and stops it. A rule that fired serverKillGrace ago while a recipient
+// still runs and no task of the alloc got Killing is a kill that never
+// ran (the event appended, the procedure dropped).
+func ruleKills(v *prop.View, ruled map[string]time.Time, to map[string][]string) (prop.Violation, bool) {
+	for _, id := range slices.Sorted(maps.Keys(ruled)) {
+		at := ruled[id]
+		a := v.Alloc(id)
+		if at.IsZero() || a == nil || v.Now().Sub(at) < serverKillGrace {
+			continue
+		}
+		for _, n := range to[id] {
+			if s := a.TaskStates[n]; s != nil && s.State != structs.TaskStateDead {
+				return prop.Violation{Alloc: id, Task: n,
+					What: fmt.Sprintf("kill of a live task %s after a kill rule gave it its event at %s", serverKillGrace, at.UTC().Format(time.RFC3339)),
+					Got:  "none (no Killing on any task of the alloc)", Want: "Killing: the rule starts AR-9's kill procedure, which kills every unfinished task"}, true
+			}
+		}
 	}
 	return prop.Violation{}, false
 }
