@@ -41,6 +41,7 @@ type judge struct {
 	budget       time.Duration // -allocsim.budget
 	timeout      time.Duration // real time a run may take before it is killed
 	buildTimeout time.Duration
+	race         bool // build with -race: a data race the detector reports fails the run
 }
 
 // testArgs are the test binary's flags.
@@ -61,6 +62,9 @@ func (j *judge) testArgs(artifacts string) []string {
 // Describe is the judge as the go test command it amounts to.
 func (j *judge) Describe() string {
 	s := fmt.Sprintf("go test -overlay=MUTANT.json %s -run '%s' -count=1 -failfast", j.pkg, j.tests)
+	if j.race {
+		s = strings.Replace(s, "go test ", "go test -race ", 1)
+	}
 	if j.checks > 0 {
 		s += fmt.Sprintf(" -allocsim.checks=%d", j.checks)
 	}
@@ -94,6 +98,9 @@ var errInterrupted = errors.New("interrupted")
 func (j *judge) Judge(ctx context.Context, workdir, overlayFile, mutated string) (verdict, error) {
 	bin := filepath.Join(workdir, "suite.test")
 	args := []string{"test", "-c", "-vet=off", "-o", bin}
+	if j.race {
+		args = append(args, "-race")
+	}
 	if overlayFile != "" {
 		args = append(args, "-overlay="+overlayFile)
 	}

@@ -82,3 +82,23 @@ func TestJudgeFlags(t *testing.T) {
 		t.Errorf("Describe = %s", d)
 	}
 }
+
+// TestTouchesSync: the mutants the race stage judges again are those that
+// drop a go or defer statement or change a line that synchronizes.
+func TestTouchesSync(t *testing.T) {
+	for _, c := range []struct {
+		m    Mutant
+		want bool
+	}{
+		{Mutant{Operator: "defer-drop", Old: "defer l.mu.Unlock()", New: "l.mu.Unlock()"}, true},
+		{Mutant{Operator: "go-drop", Old: "go ar.destroy()", New: "ar.destroy()"}, true},
+		{Mutant{Operator: "call-drop", Old: "r.mu.RLock()"}, true},
+		{Mutant{Operator: "call-drop", Old: "defer func() { <-ar.killSem }()"}, true},
+		{Mutant{Operator: "cond-negate", Old: "if len(h.restored) > 0 {", New: "if len(h.restored) <= 0 {"}, false},
+		{Mutant{Operator: "call-drop", Old: "maps.Copy(env, prev.Env)"}, false},
+	} {
+		if got := touchesSync(c.m); got != c.want {
+			t.Errorf("touchesSync(%s) = %v, want %v", c.m.Diff(), got, c.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ const (
 type options struct {
 	sample, parallel, checks, estimate int
 	seed                               uint64
-	list, logs, rejudge                bool
+	list, logs, rejudge, race          bool
 	timeout                            time.Duration
 	report, results, resume, equiv     string
 	pkgs, tests, suite, goCmd          string
@@ -69,6 +70,7 @@ func parseFlags(args []string, stderr io.Writer) (options, bool) {
 	fl.StringVar(&o.pkgs, "pkgs", defaultPackages, "the packages to mutate, comma-separated `patterns`")
 	fl.StringVar(&o.tests, "tests", defaultTests, "the suite's tests that judge, a -run `regexp`")
 	fl.StringVar(&o.suite, "suite", "./properties", "the suite's `package`")
+	fl.BoolVar(&o.race, "race", true, "judge a survivor whose change touches synchronization (a lock, a channel operation, a go or defer statement) again with go test -race: a data race the detector reports kills it")
 	fl.BoolVar(&o.logs, "logs", false, "mutate logger calls (and ifs around them only) too")
 	fl.IntVar(&o.estimate, "estimate", 300, "estimate the time of a run of `N` mutants in the report")
 	fl.StringVar(&o.goCmd, "go", "go", "the go `command`")
@@ -219,6 +221,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Dirty:     dirty(root, targets, o.suite),
 		Command:   commandLine(args),
 		Judge:     j.Describe(),
+		Race:      o.race,
 		JudgeKey:  j.Key(),
 		Timeout:   j.timeout.String(),
 		Files:     len(files),
@@ -295,6 +298,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				m := msOf[res.ID]
 				f := byName[m.File]
 				v, err := judgeMutant(runCtx, j, dir, f, m)
+				if err == nil && v.Status == Survived && o.race && touchesSync(m) {
+					rj := *j
+					rj.race, rj.timeout = true, 3*j.timeout
+					if rv, rerr := judgeMutant(runCtx, &rj, dir, f, m); rerr == nil && (rv.Status == Killed || rv.Status == Timeout) {
+						rv.Build, rv.Run = v.Build+rv.Build, v.Run+rv.Run
+						rv.Detail = strings.TrimSpace("under -race: " + rv.Detail)
+						v = rv
+					} else if rerr != nil {
+						err = rerr
+					}
+				}
 				mu.Lock()
 				if err == nil {
 					res.Status, res.By, res.Detail = v.Status, v.By, v.Detail
@@ -366,6 +380,23 @@ func judgeMutant(ctx context.Context, j *judge, dir string, f sourceFile, m Muta
 		return verdict{}, err
 	}
 	return j.Judge(ctx, dir, ov, m.File)
+}
+
+// syncCall matches the synchronization a change may touch: locks, wait
+// groups, once, channel operations and atomics.
+var syncCall = regexp.MustCompile(`\b(R?Lock|R?Unlock|Wait|Done|Do|Add|Load|Store|CompareAndSwap)\(|<-|\bclose\(`)
+
+// touchesSync reports whether m removes or reorders synchronization: a
+// dropped go or defer statement, or a change of a line that locks,
+// waits or uses a channel. Such a mutant may run exactly as the original
+// under the simulator's serialised schedule and still be a data race,
+// which only the race detector sees.
+func touchesSync(m Mutant) bool {
+	switch baseOperator(m.Operator) {
+	case "go-drop", "defer-drop":
+		return true
+	}
+	return syncCall.MatchString(m.Diff())
 }
 
 func progressNote(r Result) string {

@@ -95,6 +95,9 @@ func renderReport(in reportInput) string {
 	p("| commit | %s |\n", commit)
 	p("| command | %s |\n", code(r.Command))
 	p("| judge | %s, killed after %s |\n", code(r.Judge), r.Timeout)
+	if r.Race {
+		p("| race stage | a survivor whose change touches synchronization (a lock, a wait, a channel operation, a dropped `go` or `defer`) is judged again with `go test -race`: a data race the detector reports kills it |\n")
+	}
 	p("| baseline | the unmutated tree passes the judge: build %.1f s, run %.1f s |\n", r.Baseline.Build, r.Baseline.Run)
 	p("| mutated | %d files; %s |\n\n", r.Files, operatorSummary(r.Operators))
 

@@ -30,6 +30,7 @@ type Run struct {
 	Dirty     []string       `json:"dirty,omitempty"` // mutated packages with uncommitted changes
 	Command   string         `json:"command"`
 	Judge     string         `json:"judge"`
+	Race      bool           `json:"race,omitempty"` // survivors touching synchronization judged again with -race
 	JudgeKey  string         `json:"judge_key"`
 	Timeout   string         `json:"timeout"`
 	Packages  []string       `json:"packages"`
