@@ -75,6 +75,32 @@ func (h *Handler) signal(r *http.Request) (any, uint64, error) {
 	return reply, reply.Index, nil
 }
 
+// restart is PUT/POST /v1/client/allocation/<id>/restart, body
+// `{"TaskName":"<name>","AllTasks":<bool>}` (malformed → 400 `Failed to
+// decode body: <err>`; both set → 400): routed as a signal is (API-7) to
+// the alloc runner's RestartTask (TaskName), RestartAll (AllTasks) or
+// RestartRunning (neither), each appending `Restart Signaled` (AR-1).
+// Reply `{"Index":0}`.
+func (h *Handler) restart(r *http.Request) (any, uint64, error) {
+	allocID := r.PathValue("id")
+	var body api.AllocationRestartRequest
+	if err := decodeBody(r, &body); err != nil {
+		return nil, 0, err
+	}
+	if body.TaskName != "" && body.AllTasks {
+		return nil, 0, badRequest("a restart names either a task or all tasks, not both")
+	}
+	args := &structs.AllocRestartRequest{
+		AllocID: allocID, TaskName: body.TaskName, AllTasks: body.AllTasks,
+		WriteRequest: structs.WriteRequest{Region: r.URL.Query().Get("region")},
+	}
+	var reply structs.GenericResponse
+	if err := h.forward(allocID, structs.RPCClientRestart, structs.RPCServerRestart, args, &reply); err != nil {
+		return nil, 0, err
+	}
+	return reply, reply.Index, nil
+}
+
 // forward is API-7's routing: the client RPC, locally, when the agent's
 // own client runs the alloc, else the server RPC, which forwards to the
 // alloc's node. The error is mapped to 404 or 500 (rpcError).

@@ -11,53 +11,6 @@ import (
 	"github.com/allocsim/allocsim/impl/interfaces"
 )
 
-// The alloc dir endpoints' texts, Nomad's where we know them (its HTTP
-// API and CLI behaviour), ours where we do not (SPEC-NOTES "alloc fs and
-// logs"). The ADIR-4 refusals come from the alloc dir as they are.
-const (
-	// MsgFileNameMissing is the 400 of cat, readat and stream without path.
-	MsgFileNameMissing = "must provide a file name"
-	// MsgTaskMissing and MsgLogTypeMissing are the logs endpoint's 400s
-	// without task, or without a type of stdout or stderr.
-	MsgTaskMissing    = "must provide task name"
-	MsgLogTypeMissing = "must provide log type (stdout/stderr)"
-	// MsgInvalidOrigin is the 400 of an origin other than start and end.
-	MsgInvalidOrigin = "origin must be start or end"
-	// FmtUnknownAllocation is the 404 of an alloc neither the agent's
-	// client nor its server knows (API-7's text).
-	FmtUnknownAllocation = "Unknown allocation %q"
-	// MsgNoPathToNode is the 404 of an alloc the server places on another
-	// node: this agent reaches only its own client's alloc dirs.
-	MsgNoPathToNode = "No path to node"
-	// FmtIsDirectory is the 400 of cat, readat and stream of a directory.
-	FmtIsDirectory = "file %q is a directory"
-	// FmtBadInt is the 400 of offset or limit that is not an integer, or
-	// a negative offset.
-	FmtBadInt = "failed to parse %s field to a non-negative integer: %q"
-	// FmtUnknownTask is the logs endpoint's 400 for a task the alloc's
-	// group does not have.
-	FmtUnknownTask = "unknown task name %q"
-	// FmtLogNotFound is the logs endpoint's 404 when the task has no log
-	// file of that type (and follow is false).
-	FmtLogNotFound = "log entry for task %q and log type %q not found"
-	// fmtNoAllocDir is a runner that has no alloc dir (impl/minimal).
-	fmtNoAllocDir = "allocation %q has no alloc dir"
-)
-
-// StreamFrame FileEvent values.
-const (
-	FileEventTruncated = "file truncated"
-	FileEventDeleted   = "file deleted"
-)
-
-// Query values of the logs endpoint.
-const (
-	originStart = "start"
-	originEnd   = "end"
-	logStdout   = "stdout"
-	logStderr   = "stderr"
-)
-
 // allocFS finds the alloc dir of the request's alloc, which the agent's
 // own client runs.
 func (h *Handler) allocFS(r *http.Request) (interfaces.AllocRunner, interfaces.AllocDir, error) {
@@ -66,7 +19,7 @@ func (h *Handler) allocFS(r *http.Request) (interfaces.AllocRunner, interfaces.A
 		if ar, ok := h.client.AllocRunner(allocID); ok && ar != nil {
 			dir := ar.GetAllocDir()
 			if dir == nil {
-				return nil, nil, fmt.Errorf(fmtNoAllocDir, allocID)
+				return nil, nil, fmt.Errorf("allocation %q has no alloc dir", allocID)
 			}
 			return ar, dir, nil
 		}
@@ -131,11 +84,11 @@ func (h *Handler) fsCat(r *http.Request) (any, uint64, error) {
 // fsReadAt is GET /v1/client/fs/readat/<alloc>?path=&offset=&limit=:
 // limit bytes (all when limit <= 0) from offset, as text/plain.
 func (h *Handler) fsReadAt(r *http.Request) (any, uint64, error) {
-	offset, err := queryOffset(r, "offset")
+	offset, err := queryInt(r, "offset", true)
 	if err != nil {
 		return nil, 0, err
 	}
-	limit, err := queryInt(r, "limit")
+	limit, err := queryInt(r, "limit", false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -177,17 +130,25 @@ func (h *Handler) statFile(r *http.Request) (*fsFile, error) {
 	}
 	path := r.URL.Query().Get("path")
 	if path == "" {
-		return nil, badRequest(MsgFileNameMissing)
+		return nil, badRequest("must provide a file name")
 	}
 	info, err := dir.Stat(path)
 	if err != nil {
 		return nil, fsError(err)
 	}
 	if info.IsDir {
-		return nil, badRequest(fmt.Sprintf(FmtIsDirectory, path))
+		return nil, badRequest(fmt.Sprintf("file %q is a directory", path))
 	}
 	return &fsFile{ar: ar, dir: dir, path: path, info: info}, nil
 }
+
+// Query values of the logs endpoint.
+const (
+	originStart = "start"
+	originEnd   = "end"
+	logStdout   = "stdout"
+	logStderr   = "stderr"
+)
 
 func pathOrRoot(r *http.Request) string {
 	if p := r.URL.Query().Get("path"); p != "" {
@@ -196,26 +157,18 @@ func pathOrRoot(r *http.Request) string {
 	return "/"
 }
 
-// queryInt parses an optional integer query parameter; absent is 0.
-func queryInt(r *http.Request, name string) (int64, error) {
+// queryInt parses an optional integer query parameter, refusing
+// negative ones when nonNegative; absent is 0.
+func queryInt(r *http.Request, name string, nonNegative bool) (int64, error) {
 	v := r.URL.Query().Get(name)
 	if v == "" {
 		return 0, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return 0, badRequest(fmt.Sprintf(FmtBadInt, name, v))
+	if err != nil || (nonNegative && n < 0) {
+		return 0, badRequest(fmt.Sprintf("failed to parse %s field to a non-negative integer: %q", name, v))
 	}
 	return n, nil
-}
-
-// queryOffset is queryInt refusing negative values.
-func queryOffset(r *http.Request, name string) (int64, error) {
-	n, err := queryInt(r, name)
-	if err == nil && n < 0 {
-		return 0, badRequest(fmt.Sprintf(FmtBadInt, name, r.URL.Query().Get(name)))
-	}
-	return n, err
 }
 
 // queryOrigin parses origin: absent is start.
@@ -226,7 +179,7 @@ func queryOrigin(r *http.Request) (string, error) {
 	case originEnd:
 		return originEnd, nil
 	default:
-		return "", badRequest(MsgInvalidOrigin)
+		return "", badRequest("origin must be start or end")
 	}
 }
 
@@ -236,4 +189,142 @@ func queryBoolDefault(r *http.Request, name string, def bool) (bool, error) {
 		return def, nil
 	}
 	return queryBool(r, name)
+}
+
+// fsStream is GET /v1/client/fs/stream/<alloc>?path=&offset=&origin=
+// &follow=&plain=: the file from offset (counted from the end with
+// origin=end) in frames (plain: bare bytes); follow (default true) keeps
+// sending what is appended, until the file is deleted, the client goes
+// away or the runner shuts down.
+func (h *Handler) fsStream(r *http.Request) (any, uint64, error) {
+	offset, err := queryInt(r, "offset", true)
+	if err != nil {
+		return nil, 0, err
+	}
+	origin, err := queryOrigin(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	follow, err := queryBoolDefault(r, "follow", true)
+	if err != nil {
+		return nil, 0, err
+	}
+	plain, err := queryBool(r, "plain")
+	if err != nil {
+		return nil, 0, err
+	}
+	f, err := h.statFile(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	start := min(offset, f.info.Size)
+	if origin == originEnd {
+		start = max(f.info.Size-offset, 0)
+	}
+	if err := probe(f.dir, f.path, start); err != nil {
+		return nil, 0, err
+	}
+	ctx := r.Context()
+	return framedReply(plain, func(out *frameWriter) {
+		t := newTailer(ctx, f.ar, f.dir, out)
+		offset := start
+		var w *watch
+		defer func() { w.close() }()
+		for {
+			var gone bool
+			var err error
+			if offset, gone, err = t.drain(f.path, offset); err != nil || gone || !follow {
+				return
+			}
+			if w == nil {
+				w = t.watch(f.path, offset, "")
+			}
+			if t.wait(w, nil, nil) == wakeStop {
+				return
+			}
+		}
+	}), 0, nil
+}
+
+// probe opens path at offset and closes it again, so that ADIR-4's
+// refusals are the request's error rather than an empty body.
+func probe(dir interfaces.AllocDir, p string, offset int64) error {
+	rc, err := dir.ReadAt(p, offset)
+	if err != nil {
+		return fsError(err)
+	}
+	return rc.Close()
+}
+
+// logRequest is a checked logs request.
+type logRequest struct {
+	ar            interfaces.AllocRunner
+	dir           interfaces.AllocDir
+	task, typ     string
+	origin        string
+	offset        int64
+	follow, plain bool
+	files         []logFile
+}
+
+// fsLogs is GET /v1/client/fs/logs/<alloc>?task=&type=stdout|stderr
+// &origin=start|end&offset=&follow=&plain=: the task's log files of that
+// type (<task>.<type>.<n> in alloc/logs, by index, as one stream) from
+// offset, in frames or plain. follow (default false) keeps streaming what
+// the task appends and the files that follow, until the task is dead and
+// everything is sent, the client goes away or the runner shuts down.
+func (h *Handler) fsLogs(r *http.Request) (any, uint64, error) {
+	req, err := h.logRequest(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(req.files) == 0 && !req.follow {
+		return nil, 0, notFound(fmt.Sprintf("log entry for task %q and log type %q not found", req.task, req.typ))
+	}
+	if len(req.files) > 0 {
+		i, offset := logStart(req.files, req.origin, req.offset)
+		if err := probe(req.dir, req.files[i].path, offset); err != nil {
+			return nil, 0, err
+		}
+	}
+	ctx := r.Context()
+	return framedReply(req.plain, func(out *frameWriter) {
+		req.run(newTailer(ctx, req.ar, req.dir, out))
+	}), 0, nil
+}
+
+// logRequest checks a logs request in Nomad's order: alloc, task, type,
+// then the options, then the task in the alloc's group.
+func (h *Handler) logRequest(r *http.Request) (*logRequest, error) {
+	ar, dir, err := h.allocFS(r)
+	if err != nil {
+		return nil, err
+	}
+	q := r.URL.Query()
+	req := &logRequest{ar: ar, dir: dir, task: q.Get("task"), typ: q.Get("type")}
+	if req.task == "" {
+		return nil, badRequest("must provide task name")
+	}
+	if req.typ != logStdout && req.typ != logStderr {
+		return nil, badRequest("must provide log type (stdout/stderr)")
+	}
+	if req.offset, err = queryInt(r, "offset", true); err != nil {
+		return nil, err
+	}
+	if req.origin, err = queryOrigin(r); err != nil {
+		return nil, err
+	}
+	if req.follow, err = queryBool(r, "follow"); err != nil {
+		return nil, err
+	}
+	if req.plain, err = queryBool(r, "plain"); err != nil {
+		return nil, err
+	}
+	if a := ar.Alloc(); a != nil && a.Job != nil && a.LookupTaskGroup().LookupTask(req.task) == nil {
+		return nil, badRequest(fmt.Sprintf("unknown task name %q", req.task))
+	}
+	if req.files, err = logFiles(dir, req.task, req.typ); err != nil {
+		return nil, err
+	}
+	return req, nil
 }

@@ -7,8 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"path"
+	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/hashicorp/nomad/api"
@@ -59,6 +63,24 @@ func copyReply(rc io.ReadCloser, limit int64) streamReply {
 		_, _ = io.Copy(w, src)
 	}}
 }
+
+// framedReply streams what run writes as StreamFrames (plain: bare
+// bytes).
+func framedReply(plain bool, run func(out *frameWriter)) streamReply {
+	ct := contentTypeFrames
+	if plain {
+		ct = contentTypePlain
+	}
+	return streamReply{contentType: ct, body: func(w io.Writer, flush func()) {
+		run(newFrameWriter(w, flush, plain))
+	}}
+}
+
+// StreamFrame FileEvent values.
+const (
+	FileEventTruncated = "file truncated"
+	FileEventDeleted   = "file deleted"
+)
 
 // frameWriter writes file data as a sequence of api.StreamFrame JSON
 // objects (Data base64, Offset the file offset just past the data, File
@@ -221,4 +243,157 @@ func (t *tailer) wait(w *watch, updates <-chan *structs.Allocation, dead func(*s
 			}
 		}
 	}
+}
+
+// logDir is the alloc-dir-relative log dir (ADIR-2), where drivers write
+// <task>.<stdout|stderr>.<index>.
+var logDir = path.Join(allocdir.SharedAllocName, allocdir.LogDirName)
+
+// logFile is one of a task's log files.
+type logFile struct {
+	path  string // alloc-dir-relative
+	index int
+	size  int64
+}
+
+// logFiles lists the task's log files of one type by index; a missing log
+// dir has none.
+func logFiles(dir interfaces.AllocDir, task, typ string) ([]logFile, error) {
+	entries, err := dir.List(logDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fsError(err)
+	}
+	prefix := task + "." + typ + "."
+	var out []logFile
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name, prefix)
+		if !ok || e.IsDir || rest == "" || strings.Trim(rest, "0123456789") != "" {
+			continue
+		}
+		n, err := strconv.Atoi(rest)
+		if err != nil {
+			continue
+		}
+		out = append(out, logFile{path: path.Join(logDir, e.Name), index: n, size: e.Size})
+	}
+	slices.SortFunc(out, func(a, b logFile) int { return a.index - b.index })
+	return out, nil
+}
+
+// logStart is where a read of the concatenated files begins: offset bytes
+// from the start, or from the end with origin=end, clamped to the files.
+func logStart(files []logFile, origin string, offset int64) (int, int64) {
+	if origin == originEnd {
+		for i := len(files) - 1; i >= 0; i-- {
+			if offset <= files[i].size {
+				return i, files[i].size - offset
+			}
+			offset -= files[i].size
+		}
+		return 0, 0
+	}
+	for i, f := range files {
+		if offset < f.size {
+			return i, offset
+		}
+		offset -= f.size
+	}
+	last := len(files) - 1
+	return last, files[last].size
+}
+
+// dead reports whether an alloc says the request's task is dead.
+func (l *logRequest) dead(a *structs.Allocation) bool {
+	if a == nil {
+		return false
+	}
+	ts := a.TaskStates[l.task]
+	return ts != nil && ts.State == structs.TaskStateDead
+}
+
+func (l *logRequest) deadNow() bool {
+	s := l.ar.AllocState()
+	return s != nil && l.dead(&structs.Allocation{TaskStates: s.TaskStates})
+}
+
+// run streams the files from the requested start; following, it waits
+// at the end of the newest file for more, for the next file or for the
+// task's death.
+func (l *logRequest) run(t *tailer) {
+	var updates <-chan *structs.Allocation
+	if l.follow {
+		lis := l.ar.Listener()
+		defer lis.Close()
+		updates = lis.Ch()
+	}
+	dead := !l.follow || l.deadNow()
+	files := l.files
+	for len(files) == 0 { // follow only: wait for the first file
+		if dead {
+			return
+		}
+		w := t.watch("", 0, path.Join(logDir, l.fileName(0)))
+		switch t.wait(w, updates, l.dead) {
+		case wakeStop:
+			w.close()
+			return
+		case wakeDead:
+			dead = true
+		}
+		w.close()
+		var err error
+		if files, err = logFiles(l.dir, l.task, l.typ); err != nil {
+			return
+		}
+	}
+	i, offset := logStart(files, l.origin, l.offset)
+	cur := files[i]
+	var w *watch
+	defer func() { w.close() }()
+	for {
+		var gone bool
+		var err error
+		if offset, gone, err = t.drain(cur.path, offset); err != nil {
+			return
+		}
+		if next, ok := l.nextFile(cur.index); ok {
+			cur, offset = next, 0
+			w.close()
+			w = nil
+			continue
+		}
+		if gone || dead {
+			return
+		}
+		if w == nil {
+			w = t.watch(cur.path, offset, path.Join(logDir, l.fileName(cur.index+1)))
+		}
+		switch t.wait(w, updates, l.dead) {
+		case wakeStop:
+			return
+		case wakeDead:
+			dead = true
+		}
+	}
+}
+
+func (l *logRequest) fileName(index int) string {
+	return l.task + "." + l.typ + "." + strconv.Itoa(index)
+}
+
+// nextFile is the first log file after index, if there is one now.
+func (l *logRequest) nextFile(index int) (logFile, bool) {
+	files, err := logFiles(l.dir, l.task, l.typ)
+	if err != nil {
+		return logFile{}, false
+	}
+	for _, f := range files {
+		if f.index > index {
+			return f, true
+		}
+	}
+	return logFile{}, false
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/allocsim/allocsim/impl/agent"
 	"github.com/hashicorp/nomad/api"
 	"github.com/shoenig/test/must"
 )
@@ -164,12 +163,12 @@ func TestFSErrors(t *testing.T) {
 	}
 
 	raw := []struct{ target, want string }{
-		{"/v1/client/fs/cat/" + allocLocal, agent.MsgFileNameMissing},
+		{"/v1/client/fs/cat/" + allocLocal, "must provide a file name"},
 		{"/v1/client/fs/readat/" + allocLocal + "?path=x&offset=-1", `failed to parse offset field to a non-negative integer: "-1"`},
 		{"/v1/client/fs/readat/" + allocLocal + "?path=x&limit=ten", `failed to parse limit field to a non-negative integer: "ten"`},
-		{"/v1/client/fs/stream/" + allocLocal + "?path=alloc/logs/web.stdout.0&origin=middle", agent.MsgInvalidOrigin},
-		{"/v1/client/fs/logs/" + allocLocal + "?type=stdout", agent.MsgTaskMissing},
-		{"/v1/client/fs/logs/" + allocLocal + "?task=web&type=stdlog", agent.MsgLogTypeMissing},
+		{"/v1/client/fs/stream/" + allocLocal + "?path=alloc/logs/web.stdout.0&origin=middle", "origin must be start or end"},
+		{"/v1/client/fs/logs/" + allocLocal + "?type=stdout", "must provide task name"},
+		{"/v1/client/fs/logs/" + allocLocal + "?task=web&type=stdlog", "must provide log type (stdout/stderr)"},
 		{"/v1/client/fs/logs/" + allocLocal + "?task=nope&type=stdout", `unknown task name "nope"`},
 		{"/v1/client/fs/logs/" + allocLocal + "?task=web&type=stdout&follow=maybe", `Failed to parse value of "follow" (maybe) as a bool`},
 	}

@@ -10,6 +10,18 @@ import (
 	"github.com/hashicorp/nomad/api"
 )
 
+// jobAllocations is GET /v1/job/<id>/allocations[?all=] (API-5): the
+// job's stubs sorted by ID, `[]` for an unknown job; the index is the
+// highest ModifyIndex served.
+func (h *Handler) jobAllocations(r *http.Request) (any, uint64, error) {
+	all, err := queryBool(r, "all")
+	if err != nil {
+		return nil, 0, err
+	}
+	stubs, index := h.toStubs(h.server.JobAllocations(r.PathValue("id"), all))
+	return stubs, index, nil
+}
+
 // namespaceAll is the namespace parameter that lists every namespace.
 const namespaceAll = "*"
 

@@ -1,6 +1,7 @@
 package jobspec
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -170,4 +171,156 @@ func TestParseHCLOrder(t *testing.T) {
 		}
 	}
 	must.Eq(t, []string{"b/z", "b/a", "a/m"}, got)
+}
+
+// TestParseParameterized: the job's meta block (values as strings) and
+// parameterized block, in HCL and in API JSON alike; an absent payload is
+// optional.
+func TestParseParameterized(t *testing.T) {
+	hcl := jobSrc(`type = "batch"`,
+		`meta {`, `  out = "/tmp/out"`, `  retries = 3`, `  verbose = true`, `}`,
+		`parameterized {`, `  meta_required = ["runner", "shard"]`, `  meta_optional = ["out"]`, `}`,
+		`group "g" {`, `  task "t" { driver = "raw_exec" }`, `}`)
+	job, warns := mustParseHCL(t, hcl)
+	must.SliceEmpty(t, warns)
+	must.Eq(t, map[string]string{"out": "/tmp/out", "retries": "3", "verbose": "true"}, job.Meta)
+	must.Eq(t, &structs.ParameterizedJobConfig{Payload: structs.DispatchPayloadOptional,
+		MetaRequired: []string{"runner", "shard"}, MetaOptional: []string{"out"}}, job.ParameterizedJob)
+
+	js := `{"Job": {"ID": "j", "Type": "batch", "Meta": {"out": "/tmp/out", "retries": "3", "verbose": "true"},
+	  "ParameterizedJob": {"MetaRequired": ["runner", "shard"], "MetaOptional": ["out"]},
+	  "TaskGroups": [{"Name": "g", "Tasks": [{"Name": "t", "Driver": "raw_exec"}]}]}}`
+	fromJSON, _, err := ParseJSON("job.json", []byte(js))
+	must.NoError(t, err)
+	must.Eq(t, job, fromJSON)
+}
+
+// TestParseParameterizedErrors: a bad payload value, a list that is not
+// of strings, a block inside meta, a second parameterized block.
+func TestParseParameterizedErrors(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"payload", jobSrc(`parameterized {`, `  payload = "sometimes"`, `}`),
+			`job.hcl:3,15-26: Invalid value; The argument "payload" must be one of "optional", "required" or "forbidden"; got "sometimes".`},
+		{"meta_required", jobSrc(`parameterized {`, `  meta_required = "shard"`, `}`),
+			`job.hcl:3,21-28: Incorrect attribute value type; Inappropriate value for argument "meta_required": list of string required, but have string.`},
+		{"meta block", jobSrc(`meta {`, `  nested {}`, `}`),
+			`job.hcl:3,5-11: Unsupported block type; Blocks of type "nested" are not expected in the meta block of job "j".`},
+		{"two parameterized", jobSrc(`parameterized {}`, `parameterized {}`),
+			`job.hcl:3,3-16: Duplicate parameterized block; Only one parameterized block is allowed in job "j"; the first one is at job.hcl:2,3-16.`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := ParseHCL("job.hcl", []byte(tc.src))
+			must.EqError(t, err, tc.want)
+		})
+	}
+}
+
+// Documented Nomad constructs outside the subset are accepted, their
+// content unchecked, and reported as warnings in source order.
+func TestParseHCLWarnings(t *testing.T) {
+	task := `task "t" { driver = "d" }`
+	cases := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"none", taskSrc(), nil},
+		{"job", jobSrc(`datacenters = ["dc1"]`, "priority = 70", "periodic {", `  crons = ["@daily"]`, "}", "ui {}"),
+			[]string{
+				`job.hcl:2,3-14: argument "datacenters" in job "j" is ignored: allocsim does not model it`,
+				`job.hcl:3,3-11: argument "priority" in job "j" is ignored: allocsim does not model it`,
+				`job.hcl:4,3-11: block "periodic" in job "j" is ignored: allocsim does not model it`,
+				`job.hcl:7,3-5: block "ui" in job "j" is ignored: allocsim does not model it`,
+			}},
+		{"group", groupSrc(`shutdown_delay = "5s"`, "network {", `  port "http" { to = 80 }`, "}", task),
+			[]string{
+				`job.hcl:3,5-19: argument "shutdown_delay" in group "g" is ignored: allocsim does not model it`,
+				`job.hcl:4,5-12: block "network" in group "g" is ignored: allocsim does not model it`,
+			}},
+		{"restart", groupSrc("restart {", "  render_templates = true", "}", task),
+			[]string{`job.hcl:4,7-23: argument "render_templates" in the restart block of group "g" is ignored: allocsim does not model it`}},
+		{"volume", groupSrc(`volume "v" {`, `  source = "s"`, `  per_alloc = true`, `  mount_options {`, `    fs_type = "ext4"`, `  }`, `}`, task),
+			[]string{
+				`job.hcl:5,7-16: argument "per_alloc" in volume "v" is ignored: allocsim does not model it`,
+				`job.hcl:6,7-20: block "mount_options" in volume "v" is ignored: allocsim does not model it`,
+			}},
+		{"task", taskSrc(`user = "nobody"`, "resources {", "  cpu = 100", "  anything_goes = true", "}", "template {}", "template {}"),
+			[]string{
+				`job.hcl:5,7-11: argument "user" in task "t" is ignored: allocsim does not model it`,
+				`job.hcl:6,7-16: block "resources" in task "t" is ignored: allocsim does not model it`,
+				`job.hcl:10,7-15: block "template" in task "t" is ignored: allocsim does not model it`,
+				`job.hcl:11,7-15: block "template" in task "t" is ignored: allocsim does not model it`,
+			}},
+		{"volume_mount", groupSrc(`volume "v" { source = "s" }`, `task "t" {`, `  driver = "d"`,
+			`  volume_mount {`, `    volume = "v"`, `    propagation_mode = "private"`, `  }`, `}`),
+			[]string{`job.hcl:8,9-25: argument "propagation_mode" in a volume_mount block of task "t" is ignored: allocsim does not model it`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, warns := mustParseHCL(t, tc.src)
+			var got []string
+			for _, w := range warns {
+				got = append(got, w.String())
+			}
+			must.Eq(t, tc.want, got)
+		})
+	}
+}
+
+// Config values come out as encoding/json would decode the same JSON.
+func TestParseHCLConfig(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines []string
+		want  map[string]any
+	}{
+		{"string", []string{`image = "redis:7"`}, map[string]any{"image": "redis:7"}},
+		{"integer is float64", []string{"port = 6379"}, map[string]any{"port": float64(6379)}},
+		{"fraction", []string{"ratio = 0.25"}, map[string]any{"ratio": 0.25}},
+		{"negative and exponent", []string{"n = -1.5e3"}, map[string]any{"n": -1500.0}},
+		{"arithmetic", []string{"n = 2 * 30"}, map[string]any{"n": float64(60)}},
+		{"bool", []string{"privileged = true"}, map[string]any{"privileged": true}},
+		{"null", []string{"x = null"}, map[string]any{"x": nil}},
+		{"list", []string{`args = ["-c", 1, false]`}, map[string]any{"args": []any{"-c", float64(1), false}}},
+		{"empty list", []string{"args = []"}, map[string]any{"args": []any{}}},
+		{"map", []string{`labels = { app = "web", "tier" = 2 }`},
+			map[string]any{"labels": map[string]any{"app": "web", "tier": float64(2)}}},
+		{"nested", []string{`m = { list = [{ a = [1] }] }`},
+			map[string]any{"m": map[string]any{"list": []any{map[string]any{"a": []any{float64(1)}}}}}},
+		{"for expression", []string{`l = [for s in ["a", "b"] : "x-${s}"]`}, map[string]any{"l": []any{"x-a", "x-b"}}},
+		{"indented heredoc", []string{"script = <<-EOF", "  echo hi", "EOF"}, map[string]any{"script": "echo hi\n"}},
+		{"runtime interpolation kept", []string{`cmd = "${NOMAD_TASK_DIR}/run.sh"`},
+			map[string]any{"cmd": "${NOMAD_TASK_DIR}/run.sh"}},
+		{"bare runtime reference kept", []string{`id = "${node.unique.id}"`}, map[string]any{"id": "${node.unique.id}"}},
+		{"indexed reference kept", []string{`v = "a-${meta["k"]}-b"`}, map[string]any{"v": `a-${meta["k"]}-b`}},
+		{"reference in list and map", []string{`l = ["${NOMAD_ALLOC_ID}", { k = "${attr.os}" }]`},
+			map[string]any{"l": []any{"${NOMAD_ALLOC_ID}", map[string]any{"k": "${attr.os}"}}}},
+		{"escaped interpolation", []string{`s = "$${literal}"`}, map[string]any{"s": "${literal}"}},
+		{"constant interpolation", []string{`s = "n=${1 + 1}"`}, map[string]any{"s": "n=2"}},
+		{"block becomes a list of objects", []string{"logging {", `  type = "json-file"`, "  config {", `    max = "10m"`, "  }", "}"},
+			map[string]any{"logging": []any{map[string]any{
+				"type": "json-file", "config": []any{map[string]any{"max": "10m"}}}}}},
+		{"repeated blocks append", []string{"mount {", `  src = "a"`, "}", "mount {", `  src = "b"`, "}"},
+			map[string]any{"mount": []any{map[string]any{"src": "a"}, map[string]any{"src": "b"}}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := append([]string{"config {"}, tc.lines...)
+			lines = append(lines, "}")
+			job, _ := mustParseHCL(t, taskSrc(lines...))
+			got := onlyTask(t, job).Config
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("Config (-want +got):\n%s", diff)
+			}
+			// DATA-1: the same value survives a JSON round trip unchanged.
+			raw, err := json.Marshal(got)
+			must.NoError(t, err)
+			var back map[string]any
+			must.NoError(t, json.Unmarshal(raw, &back))
+			if diff := cmp.Diff(got, back); diff != "" {
+				t.Fatalf("Config JSON round trip (-hcl +json):\n%s", diff)
+			}
+		})
+	}
 }

@@ -22,7 +22,7 @@
 //  4. Metrics: the hook telemetry a World has recorded, as the
 //     agent.MetricsSource that /v1/metrics renders (the World keeps its
 //     go-metrics sink to itself and exposes the aggregated read);
-//  5. the agent.Cluster part (cluster.go; issue 14): the server's job,
+//  5. the agent.Cluster part (issue 14): the server's job,
 //     evaluation, alloc and node records passed through, its not-found
 //     errors mapped to the agent's.
 //

@@ -11,9 +11,11 @@ import (
 
 	"github.com/allocsim/allocsim/impl/agent"
 	"github.com/allocsim/allocsim/impl/agent/records"
+	"github.com/allocsim/allocsim/impl/hookstats/hookstatstest"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/seeds"
 	"github.com/allocsim/allocsim/sim/server"
+	metrics "github.com/hashicorp/go-metrics"
 )
 
 // EvalStream is the name of the seeds stream a World's adapter draws its
@@ -190,3 +192,91 @@ func (s *Server) DispatchJob(parentID string, meta map[string]string, payload []
 	return agent.DispatchResult{DispatchedJobID: child.ID, EvalID: reg.Eval.ID,
 		EvalCreateIndex: index, JobCreateIndex: index, Index: index}, nil
 }
+
+// The agent.Cluster part (issue 14): the simulated server's records,
+// passed through, with the evaluation IDs of deregistrations and alloc
+// stops drawn from the adapter's source like those of registrations.
+
+// JobRecords returns the registered jobs whose ID starts with prefix,
+// sorted by ID.
+func (s *Server) JobRecords(prefix string) []*records.Job { return s.srv.JobRecords(prefix) }
+
+// JobRecord returns one registered job, or nil.
+func (s *Server) JobRecord(id string) *records.Job { return s.srv.JobRecord(id) }
+
+// DeregisterJob stops (with purge: removes) a job; an unknown one is
+// agent.ErrJobNotFound.
+func (s *Server) DeregisterJob(id string, purge bool) (records.Eval, uint64, error) {
+	d, err := s.srv.DeregisterJob(id, purge, s.drawEvalID)
+	if errors.Is(err, server.ErrJobNotFound) {
+		return records.Eval{}, 0, fmt.Errorf("%w: %q", agent.ErrJobNotFound, id)
+	}
+	if err != nil {
+		return records.Eval{}, 0, err
+	}
+	return d.Eval, d.JobModifyIndex, nil
+}
+
+// StopAlloc sets one alloc to desired stop; an unknown one is
+// agent.ErrAllocNotFound.
+func (s *Server) StopAlloc(id string) (records.Eval, uint64, error) {
+	ev, index, err := s.srv.StopAlloc(id, s.drawEvalID)
+	if errors.Is(err, server.ErrAllocNotFound) {
+		return records.Eval{}, 0, fmt.Errorf("%w: %q", agent.ErrAllocNotFound, id)
+	}
+	return ev, index, err
+}
+
+// Evaluations returns every evaluation, in creation order.
+func (s *Server) Evaluations() []records.Eval { return s.srv.EvalRecords() }
+
+// EvalAllocations returns the allocs an evaluation placed or updated.
+func (s *Server) EvalAllocations(evalID string) []*structs.Allocation {
+	return s.srv.EvalAllocs(evalID)
+}
+
+// AllocRecord returns what the server recorded about an alloc's placement.
+func (s *Server) AllocRecord(id string) records.Alloc { return s.srv.AllocRecord(id) }
+
+// Nodes returns the registered nodes, sorted by ID.
+func (s *Server) Nodes() []records.Node { return s.srv.NodeRecords() }
+
+// MetricsReader reads a run's aggregated hook telemetry; a World's
+// Metrics method is one.
+type MetricsReader func() []hookstatstest.Metric
+
+// Data rebuilds, at each call, one go-metrics interval holding every
+// counter and sample read gives (TELEM-1), keyed as InmemSink keys them,
+// so agent.RenderPrometheus serves them as the sink itself would be
+// served: counters with their sum, samples with their sum and count. A
+// nil reader gives one empty interval.
+func (read MetricsReader) Data() []*metrics.IntervalMetrics {
+	intv := &metrics.IntervalMetrics{
+		Gauges:          map[string]metrics.GaugeValue{},
+		PrecisionGauges: map[string]metrics.PrecisionGaugeValue{},
+		Points:          map[string][]float32{},
+		Counters:        map[string]metrics.SampledValue{},
+		Samples:         map[string]metrics.SampledValue{},
+	}
+	if read == nil {
+		return []*metrics.IntervalMetrics{intv}
+	}
+	for _, m := range read() {
+		v := metrics.SampledValue{
+			Name:   m.Name,
+			Labels: slices.Clone(m.Labels),
+			AggregateSample: &metrics.AggregateSample{
+				Count: m.Count, Sum: m.Sum, Min: m.Min, Max: m.Max,
+			},
+		}
+		switch m.Kind {
+		case hookstatstest.Counter:
+			intv.Counters[m.Key()] = v
+		case hookstatstest.Sample:
+			intv.Samples[m.Key()] = v
+		}
+	}
+	return []*metrics.IntervalMetrics{intv}
+}
+
+var _ agent.MetricsSource = MetricsReader(nil)

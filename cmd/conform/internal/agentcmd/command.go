@@ -42,11 +42,6 @@ type Config struct {
 	Started func(*devagent.Agent)
 }
 
-// Run runs `conform agent` with the production adapters.
-func Run(name string, args []string, stdout, stderr io.Writer) error {
-	return Config{}.Run(name, args, stdout, stderr)
-}
-
 type options struct {
 	dev       bool
 	httpAddr  string
@@ -65,6 +60,69 @@ func newFlagSet(name string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.localZone, "local-zone", "", "zone of schedules without a timezone")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
 	return fs
+}
+
+const helpText = `Usage:
+  conform agent -dev [options]
+
+Run a dev agent in the foreground: the simulated server (in memory), the
+reference client and alloc runner on the real clock, and the
+Nomad-compatible HTTP API (SPEC section 5), so that conform job run,
+conform alloc pause and the official Nomad Go client can talk to it.
+Task drivers: mock_driver (nothing runs; tasks are plans, e.g.
+config { run_for = "1h" }) and raw_exec (local processes, no isolation;
+config { command = "sleep" args = ["600"] }; a task inherits the agent's
+environment but Nomad's default env.denylist, as on a Nomad client). CSI
+volumes are not available. Parameterized batch jobs register without
+running; each dispatch (nomad job dispatch, PUT /v1/job/<id>/dispatch)
+runs a child job whose tasks see its meta as NOMAD_META_<key>.
+
+Everything lives as long as the process: on exit every job is stopped and
+its tasks killed (bounded by %v), and a temporary data dir is removed.
+
+Options:
+  -dev             dev mode; required (there is no other mode).
+  -http-addr=A     host:port of the HTTP API (default %s). Port 0
+                   picks a free port; the banner shows which. Only
+                   loopback unless you name another address.
+  -data-dir=DIR    where the state DB (DIR/client/state.db) and the alloc
+                   dirs (DIR/alloc/<alloc-id>) go; kept on exit. Default:
+                   a temporary dir, removed on exit.
+  -profile=P       ent (default) runs task schedules; ce rejects any job
+                   with a schedule ("task schedules requires Nomad
+                   Enterprise", SCOPE-2).
+  -local-zone=Z    IANA zone of schedules whose timezone is empty or
+                   "Local" (SCHED-4). Default: this machine's zone (TZ).
+  -log-level=L     debug, info (default), warn or error; logs go to stderr.
+  -h, --help       print this help.
+
+Output:
+  A banner on stdout with the HTTP address, the node ID, the profile, the
+  local zone, the drivers and the data dir; on exit, the shutdown steps.
+
+Stopping:
+  Ctrl-C (SIGINT) or SIGTERM stops the agent cleanly. A second one quits
+  at once, leaving tasks running. SIGHUP prints "==> Caught signal:
+  hangup" and the agent carries on (there is no configuration to
+  reload); started under nohup, tasks still get SIGHUP at its default.
+
+Exit codes:
+  0  stopped cleanly
+  1  the agent could not start (e.g. the address is in use) or did not
+     stop cleanly (e.g. an alloc still running after the stop timeout)
+  2  bad usage: -dev missing, an unknown flag, a bad -profile,
+     -local-zone or -log-level
+
+Examples:
+  # The usual dev agent on 127.0.0.1:4646
+  conform agent -dev
+
+  # A CE agent on another port, schedules read in Berlin time
+  conform agent -dev -profile=ce -http-addr=127.0.0.1:5646 -local-zone=Europe/Berlin
+`
+
+func writeHelp(w io.Writer) {
+	fmt.Fprintf(w, helpText, devagent.DefaultStopTimeout, devagent.DefaultHTTPAddr)
 }
 
 // Run runs `conform agent` with c's adapters (package documentation).
@@ -96,41 +154,41 @@ func (c Config) Run(name string, args []string, stdout, stderr io.Writer) error 
 	}
 	why := <-stop
 	release() // a second signal now has its default effect
-	fmt.Fprintf(stdout, fmtStopping, why)
+	fmt.Fprintf(stdout, "==> %s: stopping every allocation and shutting down\n", why)
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := a.Close(ctx); err != nil {
 		return fmt.Errorf("shutting down: %w", err)
 	}
-	fmt.Fprintln(stdout, msgStopped)
+	fmt.Fprintln(stdout, "==> Stopped")
 	return nil
 }
 
 // agentConfig checks the flags and builds the agent's config.
 func (c Config) agentConfig(fs *flag.FlagSet, o options, stderr io.Writer) (devagent.Config, error) {
 	if !o.dev {
-		return devagent.Config{}, cli.Usagef(msgDevOnly)
+		return devagent.Config{}, cli.Usagef("only dev mode exists: run conform agent -dev")
 	}
 	if fs.NArg() > 0 {
-		return devagent.Config{}, cli.Usagef(fmtExtraArgs, fs.Arg(0))
+		return devagent.Config{}, cli.Usagef("unexpected argument %q: conform agent takes flags only", fs.Arg(0))
 	}
 	profile := schedule.Profile(o.profile)
 	switch profile {
 	case schedule.ProfileEnt, schedule.ProfileCE:
 	default:
-		return devagent.Config{}, cli.Usagef(fmtBadProfile, o.profile)
+		return devagent.Config{}, cli.Usagef("invalid -profile %q: want ent or ce", o.profile)
 	}
 	zone := c.local()
 	if o.localZone != "" {
 		loc, err := time.LoadLocation(o.localZone)
 		if err != nil {
-			return devagent.Config{}, cli.Usagef(fmtBadZone, o.localZone, err)
+			return devagent.Config{}, cli.Usagef("invalid -local-zone %q: %v", o.localZone, err)
 		}
 		zone = loc
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
-		return devagent.Config{}, cli.Usagef(fmtBadLogLevel, o.logLevel)
+		return devagent.Config{}, cli.Usagef("invalid -log-level %q: want debug, info, warn or error", o.logLevel)
 	}
 	getenv := c.Getenv
 	if getenv == nil {
@@ -177,7 +235,7 @@ func (c Config) stopSignal() (<-chan string, func()) {
 	go func() {
 		select {
 		case <-c.Stop: // a nil c.Stop is never ready
-			why <- msgStopRequested
+			why <- "stop requested"
 		case s := <-sigs:
 			why <- "caught " + s.String()
 		case <-done:
@@ -208,7 +266,71 @@ func writeBanner(w io.Writer, a *devagent.Agent, zoneFlag string, zone *time.Loc
 	if zoneFlag == "" {
 		zoneName += ", this machine's"
 	}
-	_, err := fmt.Fprintf(w, bannerFormat,
-		a.Addr(), a.NodeID(), a.Profile(), zoneName, strings.Join(a.Drivers(), ", "), dataDir, a.Addr())
+	_, err := fmt.Fprintf(w, `==> conform dev agent started
+    HTTP API:   %s
+    Node ID:    %s
+    Profile:    %s
+    Local zone: %s
+    Drivers:    %s
+    Data dir:   %s
+==> Serving. Try: NOMAD_ADDR=%s conform job run FILE
+    Stop with Ctrl-C (SIGINT) or SIGTERM; a second one quits at once.
+`, a.Addr(), a.NodeID(), a.Profile(), zoneName, strings.Join(a.Drivers(), ", "), dataDir, a.Addr())
 	return err
+}
+
+// watchHangups handles SIGHUP for the rest of Run as a Nomad agent does:
+// each one prints `==> Caught signal: hangup` (Nomad's line) and the agent
+// carries on (Nomad then reloads its configuration; a dev agent has none
+// to reload). It is only done with the process's own signals (c.Stop
+// nil): a test's process is left alone.
+//
+// Catching SIGHUP also matters for the tasks: started under nohup, the
+// process ignores SIGHUP, and an ignored disposition passes to every
+// process it starts (exec keeps it). signal.Notify makes the Go runtime
+// handle the signal instead (signal.Ignored then reports false), so the
+// agent's raw_exec tasks get SIGHUP at its default disposition, and the
+// agent itself still does not die of one. (The raw_exec driver makes sure
+// of the same for any process that runs it: impl/drivers/rawexec.)
+//
+// The returned function stops watching and waits for the watcher to end;
+// after it SIGHUP has the disposition the process started with.
+func (c Config) watchHangups(stdout io.Writer) func() {
+	if c.Stop != nil {
+		return func() {}
+	}
+	hups := make(chan os.Signal, 1)
+	signal.Notify(hups, syscall.SIGHUP)
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-hups:
+				fmt.Fprintln(stdout, "==> Caught signal: hangup")
+			case <-done:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			signal.Stop(hups)
+			close(done)
+			<-finished
+		})
+	}
+}
+
+// lockedWriter serialises the writes of Run and of the SIGHUP watcher.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

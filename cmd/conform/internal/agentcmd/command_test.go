@@ -101,7 +101,7 @@ func TestAgentUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "conform agent: " + msgDevOnly + "\n"},
+		{nil, "conform agent: only dev mode exists: run conform agent -dev\n"},
 		{[]string{"-dev", "extra"}, `conform agent: unexpected argument "extra": conform agent takes flags only` + "\n"},
 		{[]string{"-dev", "-profile", "oss"}, `conform agent: invalid -profile "oss": want ent or ce` + "\n"},
 		{[]string{"-dev", "-local-zone", "Mars/Olympus"}, `conform agent: invalid -local-zone "Mars/Olympus": unknown time zone Mars/Olympus` + "\n"},

@@ -14,7 +14,7 @@
 //     SIGTERM (tests inject a stop channel instead); a SIGHUP prints
 //     `==> Caught signal: hangup` and the agent carries on, as Nomad's
 //     does, and is caught even under nohup, so that tasks never inherit
-//     an ignored SIGHUP (hangup.go);
+//     an ignored SIGHUP (Config.watchHangups);
 //  4. shut down: stop serving, stop every alloc (bounded), shut the client
 //     down, close the drivers and the state DB, remove a temporary data
 //     dir. A second signal during shutdown kills the process at once

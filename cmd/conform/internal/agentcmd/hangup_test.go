@@ -37,7 +37,7 @@ func TestAgentProcess(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "child: SIGHUP is not ignored at start")
 		os.Exit(9)
 	}
-	os.Exit(cli.Report(os.Stderr, "agent", Run("agent",
+	os.Exit(cli.Report(os.Stderr, "agent", Config{}.Run("agent",
 		[]string{"-dev", "-http-addr", "127.0.0.1:0", "-log-level", "error"}, os.Stdout, os.Stderr)))
 }
 
@@ -117,7 +117,7 @@ func TestAgentHangup(t *testing.T) {
 
 	for range 2 {
 		must.NoError(t, cmd.Process.Signal(syscall.SIGHUP))
-		must.Eq(t, msgCaughtHangup, next("==> Caught"))
+		must.Eq(t, "==> Caught signal: hangup", next("==> Caught"))
 	}
 	resp, err := http.Get(addr + "/v1/job/none/allocations")
 	must.NoError(t, err)

@@ -3,7 +3,7 @@
 // HTTP API (API-2, API-3, API-5) and the official Go client.
 //
 // The command runs these steps; the first failure is printed to stderr
-// and exits 1 (the messages are SPEC's, in messages.go):
+// and exits 1 (the messages are SPEC's, constants in pause.go):
 //
 //  1. flags (an unknown flag is a usage error, exit 2), then 1 or 2
 //     arguments: <allocation> [<task>];

@@ -82,7 +82,7 @@ func TestPauseErrors(t *testing.T) {
 		{"-task wins over the positional task", []string{"-address", addr, "-task", "db", "8ab1c2", "web"},
 			"Could not find task named: db, found:\nweb\nsidecar"},
 		{"no task, several in the group", []string{"-address", addr, "8ab1c2"},
-			fmt.Sprintf(FmtTaskRequired, allocA) + "\nweb\nsidecar"},
+			fmt.Sprintf("Allocation %q has more than one task; name one with <task> or -task, found:", allocA) + "\nweb\nsidecar"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,6 +43,53 @@ func newRunFlagSet(name string, o *runOptions) *flag.FlagSet {
 	return fs
 }
 
+const runHelp = `Usage:
+  conform job run [options] FILE
+
+Submit the jobspec FILE to an agent (PUT /v1/jobs, SPEC API-4) with the
+official Go client, print the evaluation ID, then list the allocations the
+job placed with their status at that moment. FILE is HCL (*.hcl, *.nomad)
+or the API's JSON (*.json, or any file starting with "{"); see
+impl/jobspec for the subset understood. Constructs outside it are accepted
+with a warning on stderr.
+
+Options (before FILE):
+  -address=ADDR    the agent's HTTP address. Default: $NOMAD_ADDR, else
+                   %s.
+  -detach          print the evaluation and return; do not wait for the
+                   allocations.
+  -timeout=D       how long to wait for the allocations to be placed, a Go
+                   duration (default %v). Fewer than asked for after it:
+                   the ones found are listed and a note goes to stderr.
+  -verbose         show full IDs.
+  -h, --help       print this help.
+
+Output:
+  Job "<id>" registered: evaluation <eval-id> at index <n>
+  Allocations placed:
+  ID        Node ID   Job ID  Task Group  Desired  Status
+  ...
+
+Exit codes:
+  0  the job was registered
+  1  the file could not be read, the agent could not be reached, or it
+     rejected the job (its reason, e.g. "task schedules requires Nomad
+     Enterprise" from a ce agent, is on stderr)
+  2  bad usage or an invalid jobspec (every problem on stderr, with its
+     position)
+
+Examples:
+  # Against a dev agent on this machine (conform agent -dev)
+  conform job run fixtures/jobs/scheduled-batch.hcl
+
+  # Against another agent, without waiting
+  NOMAD_ADDR=http://10.0.0.5:4646 conform job run -detach job.json
+`
+
+func writeRunHelp(w io.Writer) {
+	fmt.Fprintf(w, runHelp, apiclient.DefaultAddress, DefaultTimeout)
+}
+
 // Run runs `conform job run` (package documentation).
 func Run(name string, args []string, stdout, stderr io.Writer) error {
 	var o runOptions
@@ -52,10 +99,10 @@ func Run(name string, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return cli.Usagef(msgOneFile, fs.NArg())
+		return cli.Usagef("job run takes exactly one argument, the jobspec file (HCL or JSON); got %d", fs.NArg())
 	}
 	if o.timeout < 0 {
-		return cli.Usagef(msgBadTimeout, o.timeout)
+		return cli.Usagef("invalid -timeout %v: must not be negative", o.timeout)
 	}
 	path := fs.Arg(0)
 	job, err := readJob(path, stderr)
@@ -70,7 +117,7 @@ func Run(name string, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("registering job %q: %w", job.ID, err)
 	}
-	if _, err := fmt.Fprintf(stdout, fmtRegistered, job.ID, resp.EvalID, resp.JobModifyIndex); err != nil {
+	if _, err := fmt.Fprintf(stdout, "Job %q registered: evaluation %s at index %d\n", job.ID, resp.EvalID, resp.JobModifyIndex); err != nil {
 		return fmt.Errorf("writing the registration: %w", err)
 	}
 	if o.detach {
@@ -85,7 +132,7 @@ func Run(name string, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("writing the allocations: %w", err)
 	}
 	if len(placed) < want {
-		fmt.Fprintf(stderr, fmtFewPlaced, len(placed), want, o.timeout)
+		fmt.Fprintf(stderr, "Only %d of %d allocations were placed within %v.\n", len(placed), want, o.timeout)
 	}
 	return nil
 }
@@ -104,7 +151,7 @@ func readJob(path string, stderr io.Writer) (*structs.Job, error) {
 		return nil, cli.Usage(err)
 	}
 	if job == nil {
-		return nil, cli.Usage(errors.New(msgNoJob))
+		return nil, cli.Usage(errors.New("the jobspec holds no job"))
 	}
 	return job, nil
 }
@@ -145,7 +192,7 @@ func waitPlaced(client *api.Client, job *structs.Job, index uint64, want int, ti
 
 func writePlaced(w io.Writer, placed []*api.AllocationListStub, verbose bool) error {
 	if len(placed) == 0 {
-		_, err := fmt.Fprintln(w, msgNonePlaced)
+		_, err := fmt.Fprintln(w, "No allocations placed.")
 		return err
 	}
 	if _, err := fmt.Fprintln(w, "Allocations placed:"); err != nil {

@@ -132,7 +132,7 @@ func TestRunNothingPlaced(t *testing.T) {
 `)
 	code, stdout, stderr := jobRun("-address", addr, path)
 	must.Eq(t, 0, code, must.Sprint(stderr))
-	must.StrContains(t, stdout, "\n"+msgNonePlaced+"\n")
+	must.StrContains(t, stdout, "\nNo allocations placed.\n")
 }
 
 // TestRunFewerPlaced: when the allocs do not all appear within -timeout,

@@ -13,6 +13,32 @@ import (
 // MergeSummary is `conform sweep merge`'s line in `conform help`.
 const MergeSummary = "combine the shard summaries of one sweep: coverage of the whole range, gaps, failures"
 
+const mergeHelp = `Usage:
+  conform sweep merge [--out FILE] [--complete] SUMMARY...
+
+Combines the summaries of one sweep's shards (conform sweep writes one
+per shard): they must be of the same runner, profile, seed range and
+property selection; shards may be partial, repeated or merged already.
+Prints which seeds of the whole range are covered (a seed is covered when
+every property checked it, or stopped before it because it failed in
+that shard), the gaps, and every failure with its replay command.
+
+Flags:
+`
+
+const mergeTail = `
+Exit codes:
+  0  no failure (with --complete: and every seed covered)
+  1  a failure was found (with --complete: or a seed is not covered)
+  2  bad usage: no file, a file that is not a sweep summary, summaries
+     of different sweeps
+  3  the tool itself failed
+
+Examples:
+  conform sweep merge shard-*.json
+  conform sweep merge --out sweep.json --complete shard-1.json shard-2.json
+`
+
 // errMergeFailures and errIncomplete are exit code 1.
 var (
 	errMergeFailures = cli.Verbatim(errors.New("conform sweep merge: failures found (replay commands above)"))

@@ -223,3 +223,152 @@ func TestNewConfigErrors(t *testing.T) {
 	must.NoError(t, err)
 	must.NotNil(t, h)
 }
+
+func cron(start, end string) *schedule.Schedule {
+	return &schedule.Schedule{Cron: &schedule.Cron{Start: start, End: end}}
+}
+
+// messages splits a joined error into its messages.
+func messages(err error) []string {
+	if err == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+// TestValidateJob is the admission table of SCHED-1 and DATA-3.
+func TestValidateJob(t *testing.T) {
+	valid := structs.NewRestartPolicy(2, 30*time.Minute, 15*time.Second, "fail")
+	// Groups and tasks get distinct names and a driver, so that only the
+	// rules under test fail.
+	group := func(name string, p *structs.RestartPolicy, tasks ...*structs.Task) *structs.TaskGroup {
+		return &structs.TaskGroup{Name: name, RestartPolicy: p, Tasks: tasks}
+	}
+	task := func(name string, s *schedule.Schedule) *structs.Task {
+		return &structs.Task{Name: name, Driver: "mock_driver", Schedule: s}
+	}
+	good := cron("0 9 * * * *", "0 17")
+	cases := []struct {
+		name    string
+		job     *structs.Job
+		profile schedule.Profile
+		want    []string
+	}{
+		{"no schedules, ce", &structs.Job{TaskGroups: []*structs.TaskGroup{group("g", valid, task("t", nil))}}, schedule.ProfileCE, nil},
+		{"valid schedule, ent", &structs.Job{TaskGroups: []*structs.TaskGroup{group("g", valid, task("t", good))}}, schedule.ProfileEnt, nil},
+		{"ce once per job", &structs.Job{TaskGroups: []*structs.TaskGroup{
+			group("g1", valid, task("t1", good), task("t2", &schedule.Schedule{})), group("g2", valid, task("t3", good)),
+		}}, schedule.ProfileCE, []string{"task schedules requires Nomad Enterprise"}},
+		{"ent first error per task", &structs.Job{TaskGroups: []*structs.TaskGroup{
+			group("g1", valid, task("t1", &schedule.Schedule{}), task("t2", cron("a", "b")), task("t3", good)),
+			group("g2", valid, task("t4", cron("0 9 * * * *", "0,5 1"))),
+		}}, schedule.ProfileEnt, []string{"must specify cron block", "cron.start must contain 6 fields", `cron.end must not contain "/,"`}},
+		{"restart failures then schedules, in group order", &structs.Job{TaskGroups: []*structs.TaskGroup{
+			nil,
+			group("g1", structs.NewRestartPolicy(0, time.Second, 0, "delay"), nil, task("t1", cron("0 9 * * * *", "0 17 *"))),
+			group("g2", structs.NewRestartPolicy(1, time.Minute, time.Second, "fail"), task("t2", &schedule.Schedule{})),
+		}}, schedule.ProfileCE, []string{
+			`Restart policy "delay" with 0 attempts is ambiguous`,
+			"Interval can not be less than 5s (got 1s)",
+			"task schedules requires Nomad Enterprise",
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			must.Eq(t, tc.want, messages(agent.ValidateJob(tc.job, tc.profile)))
+		})
+	}
+	must.EqError(t, agent.ValidateJob(nil, schedule.ProfileEnt), "Job must be specified")
+	must.True(t, errors.Is(agent.ValidateJob(&structs.Job{TaskGroups: []*structs.TaskGroup{group("g", valid, task("t", good))}},
+		schedule.ProfileCE), schedule.ErrEnterpriseOnly))
+}
+
+// TestDecodeJobRegister: the decoder canonicalizes and applies the
+// namespace parameter to a job without one.
+func TestDecodeJobRegister(t *testing.T) {
+	job, err := agent.DecodeJobRegister(nil, "")
+	must.Nil(t, job)
+	must.EqError(t, err, "Job must be specified")
+
+	job, err = agent.DecodeJobRegister(stringsReader(`{"Job":{"ID":"b","Type":"batch","TaskGroups":[{"Name":"g","Tasks":[{"Name":"t"}]}]}}`), "ops")
+	must.NoError(t, err)
+	must.EqOp(t, "ops", job.Namespace)
+	must.EqOp(t, 3, job.TaskGroups[0].RestartPolicy.GetAttempts()) // batch defaults (DATA-3)
+	must.EqOp(t, 24*time.Hour, job.TaskGroups[0].RestartPolicy.GetInterval())
+	must.EqOp(t, 5*time.Second, job.TaskGroups[0].Tasks[0].KillTimeout)
+	must.EqOp(t, "SIGINT", job.TaskGroups[0].Tasks[0].KillSignal)
+	must.EqOp(t, 1, job.TaskGroups[0].Count)
+
+	job, err = agent.DecodeJobRegister(stringsReader(`{"Job":{"ID":"b"}}`), "")
+	must.NoError(t, err)
+	must.EqOp(t, "default", job.Namespace)
+	must.EqOp(t, "service", job.Type)
+}
+
+// dispatchServer is a fakeServer that also dispatches: it records the
+// request and answers res or err.
+type dispatchServer struct {
+	*fakeServer
+	gotJob  string
+	gotMeta map[string]string
+	gotLen  int
+	res     agent.DispatchResult
+	err     error
+}
+
+func (s *dispatchServer) DispatchJob(parentID string, meta map[string]string, payload []byte) (agent.DispatchResult, error) {
+	s.gotJob, s.gotMeta, s.gotLen = parentID, meta, len(payload)
+	return s.res, s.err
+}
+
+// TestDispatchRoute: without a Dispatcher the path does not exist (404);
+// with one, PUT and POST dispatch (the official client's Dispatch), other
+// methods are 405, a bad body 400, an unknown job 404 and any other
+// error a 500 with its message.
+func TestDispatchRoute(t *testing.T) {
+	plain, err := agent.New(agent.Config{Server: newFakeServer()})
+	must.NoError(t, err)
+	r := do(t, plain, http.MethodPost, "/v1/job/sweep/dispatch", `{}`)
+	must.EqOp(t, http.StatusNotFound, r.Status)
+	must.EqOp(t, "Resource not found", r.Body)
+
+	srv := &dispatchServer{fakeServer: newFakeServer(), res: agent.DispatchResult{
+		DispatchedJobID: "sweep/dispatch-1718355600-0a1b2c3d", EvalID: "ev", EvalCreateIndex: 12, JobCreateIndex: 12, Index: 12,
+	}}
+	h, err := agent.New(agent.Config{Server: srv})
+	must.NoError(t, err)
+	c, err := agent.NewAPIClient(h)
+	must.NoError(t, err)
+	resp, wm, err := c.Jobs().Dispatch("sweep", map[string]string{"shard": "1"}, []byte("hi"), "", nil)
+	must.NoError(t, err)
+	must.EqOp(t, "sweep/dispatch-1718355600-0a1b2c3d", resp.DispatchedJobID)
+	must.EqOp(t, "ev", resp.EvalID)
+	must.EqOp(t, uint64(12), resp.EvalCreateIndex)
+	must.EqOp(t, uint64(12), resp.JobCreateIndex)
+	must.EqOp(t, uint64(12), wm.LastIndex)
+	must.EqOp(t, "sweep", srv.gotJob)
+	must.Eq(t, map[string]string{"shard": "1"}, srv.gotMeta)
+	must.EqOp(t, 2, srv.gotLen, must.Sprint("the payload arrives decoded from base64"))
+
+	r = do(t, h, http.MethodPost, "/v1/job/sweep/dispatch", "")
+	mustSuccessHeaders(t, r, "12")
+	must.EqOp(t, `{"Index":12,"JobCreateIndex":12,"EvalCreateIndex":12,"EvalID":"ev","DispatchedJobID":"sweep/dispatch-1718355600-0a1b2c3d"}`, r.Body)
+	must.MapEmpty(t, srv.gotMeta, must.Sprint("an empty body dispatches without meta"))
+
+	r = do(t, h, http.MethodGet, "/v1/job/sweep/dispatch", "")
+	must.EqOp(t, http.StatusMethodNotAllowed, r.Status)
+	r = do(t, h, http.MethodPut, "/v1/job/sweep/dispatch", "{")
+	must.EqOp(t, http.StatusBadRequest, r.Status)
+	must.StrHasPrefix(t, "Failed to decode body: ", r.Body)
+
+	srv.err = fmt.Errorf("%w: %q", agent.ErrJobNotFound, "nope")
+	_, _, err = c.Jobs().Dispatch("nope", nil, nil, "", nil)
+	must.EqError(t, err, `Unexpected response code: 404 (job not found: "nope")`)
+	srv.err = errors.New("Dispatch did not provide required meta keys: [shard]")
+	_, _, err = c.Jobs().Dispatch("sweep", nil, nil, "", nil)
+	must.EqError(t, err, "Unexpected response code: 500 (Dispatch did not provide required meta keys: [shard])")
+}
