@@ -136,7 +136,7 @@ func errorPaths(t *testing.T, route routing) {
 		{"register without ID", func(c *api.Client, _ *api.Allocation) error {
 			_, _, err := c.Jobs().Register(&api.Job{}, nil)
 			return err
-		}, 400, agent.MsgJobNoID},
+		}, 400, structs.MsgJobNoID},
 		{"register ce schedule", func(_ *api.Client, _ *api.Allocation) error {
 			_, _, err := ce.Jobs().Register(mixedJob(), nil)
 			return err

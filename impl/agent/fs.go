@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/model/structs"
 )
 
 // allocFS finds the alloc dir of the request's alloc, which the agent's
@@ -25,9 +26,9 @@ func (h *Handler) allocFS(r *http.Request) (interfaces.AllocRunner, interfaces.A
 		}
 	}
 	if a, ok := h.server.Alloc(allocID); ok && a != nil && (h.client == nil || a.NodeID != h.client.NodeID()) {
-		return nil, nil, notFound(MsgNoPathToNode)
+		return nil, nil, notFound(structs.MsgNoPathToNode)
 	}
-	return nil, nil, notFound(fmt.Sprintf(FmtUnknownAllocation, allocID))
+	return nil, nil, notFound(fmt.Sprintf(structs.FmtUnknownAllocation, allocID))
 }
 
 // fsError maps an alloc dir error: a missing path is a 404 (Nomad's ls

@@ -14,6 +14,7 @@ import (
 	"github.com/allocsim/allocsim/impl/agent"
 	"github.com/allocsim/allocsim/impl/agent/apiconv"
 	"github.com/allocsim/allocsim/model/schedule"
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -98,7 +99,7 @@ func FuzzDecodeJobRegister(f *testing.F) {
 		job, err := agent.DecodeJobRegister(strings.NewReader(body), "ns")
 		if err != nil {
 			msg := err.Error()
-			if msg != agent.MsgJobMissing && msg != agent.MsgJobNoID && !strings.HasPrefix(msg, "Failed to decode body: ") {
+			if msg != agent.MsgJobMissing && msg != structs.MsgJobNoID && !strings.HasPrefix(msg, "Failed to decode body: ") {
 				t.Fatalf("unexpected rejection %q", msg)
 			}
 			return

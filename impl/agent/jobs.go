@@ -56,7 +56,7 @@ func DecodeJobRegister(body io.Reader, namespace string) (*structs.Job, error) {
 		return nil, badRequest(MsgJobMissing)
 	}
 	if req.Job.ID == nil || *req.Job.ID == "" {
-		return nil, badRequest(MsgJobNoID)
+		return nil, badRequest(structs.MsgJobNoID)
 	}
 	job := apiconv.JobFromAPI(req.Job)
 	if job.Namespace == "" {
@@ -83,7 +83,7 @@ func (h *Handler) validateJob(r *http.Request) (any, uint64, error) {
 	}
 	var errs []error
 	if req.Job.ID == nil || *req.Job.ID == "" {
-		errs = append(errs, errors.New(MsgJobNoID))
+		errs = append(errs, errors.New(structs.MsgJobNoID))
 	}
 	job := apiconv.JobFromAPI(req.Job)
 	if job.Namespace == "" {
@@ -104,7 +104,7 @@ func (h *Handler) validateJob(r *http.Request) (any, uint64, error) {
 // ValidateJob is the agent's admission of a canonicalized job (API-4): a
 // nil job is MsgJobMissing, else structs.Job.Validate (the rule lives once,
 // in model/structs): every failure joined, one message each. The job's ID
-// is checked before (MsgJobNoID), not here.
+// is checked before (structs.MsgJobNoID), not here.
 func ValidateJob(job *structs.Job, profile schedule.Profile) error {
 	if job == nil {
 		return errors.New(MsgJobMissing)

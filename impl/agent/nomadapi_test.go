@@ -92,7 +92,7 @@ func TestValidateEndpoint(t *testing.T) {
 	bad.TaskGroups[0].Tasks[0].Schedule = &api.TaskSchedule{Cron: &api.TaskScheduleCron{Start: "0 9 * * * *", End: "0 17"}}
 	resp, _, err = r.api.Jobs().Validate(bad, nil)
 	must.NoError(t, err)
-	must.Eq(t, []string{agent.MsgJobNoID, "task schedules requires Nomad Enterprise"}, resp.ValidationErrors)
+	must.Eq(t, []string{structs.MsgJobNoID, "task schedules requires Nomad Enterprise"}, resp.ValidationErrors)
 	must.EqOp(t, "2 errors occurred:\n\t* Job must have a valid ID\n\t* task schedules requires Nomad Enterprise\n\n", resp.Error)
 	must.EqOp(t, "", resp.Warnings)
 	must.SliceEmpty(t, r.server.Registered(), must.Sprint("validation registers nothing"))

@@ -19,18 +19,11 @@ const (
 	FmtDecodeBody = "Failed to decode body: %v"
 	// MsgInvalidScheduleState is API-2's 400 for an unknown ScheduleState.
 	MsgInvalidScheduleState = "Not a valid task schedule state"
-	// MsgJobMissing and MsgJobNoID are API-4's 400s.
+	// MsgJobMissing is API-4's 400 for a request without a job (and
+	// structs.MsgJobNoID for a job without an ID).
 	MsgJobMissing = "Job must be specified"
-	MsgJobNoID    = "Job must have a valid ID"
 	// MsgAllocNotFound is API-5's 404 for an unknown alloc.
 	MsgAllocNotFound = "alloc not found"
-	// FmtUnknownAllocation and MsgNoPathToNode are API-7's routing errors,
-	// raised here by the alloc dir endpoints (fs.go): an alloc neither the
-	// agent's client nor its server knows, and one the server places on
-	// another node (this agent reaches only its own client's alloc dirs).
-	// The RPC routes pass the server's own texts through.
-	FmtUnknownAllocation = "Unknown allocation %q"
-	MsgNoPathToNode      = "No path to node"
 )
 
 // API-7: an RPC error containing one of these is a 404, any other a 500.

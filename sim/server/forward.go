@@ -49,17 +49,17 @@ func (s *Server) Restart(args *structs.AllocRestartRequest, reply *structs.Gener
 // alloc, a connected node.
 func (s *Server) route(allocID string) (NodeConn, error) {
 	if allocID == "" {
-		return nil, errors.New(MsgMissingAllocID)
+		return nil, errors.New(structs.MsgMissingAllocID)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a, ok := s.allocs[allocID]
 	if !ok {
-		return nil, fmt.Errorf(FmtUnknownAlloc, allocID)
+		return nil, fmt.Errorf(structs.FmtUnknownAllocation, allocID)
 	}
 	n, ok := s.nodes[a.NodeID]
 	if !ok || n.conn == nil {
-		return nil, errors.New(MsgNoPathToNode)
+		return nil, errors.New(structs.MsgNoPathToNode)
 	}
 	return n.conn, nil
 }

@@ -26,7 +26,7 @@ const (
 // structs.Job.Validate (DATA-3, SCHED-1; the rule lives in model/structs).
 func ValidateJob(job *structs.Job, profile schedule.Profile) error {
 	if job == nil || job.ID == "" {
-		return errors.New(MsgJobNoID)
+		return errors.New(structs.MsgJobNoID)
 	}
 	return job.Validate(profile)
 }

@@ -126,7 +126,7 @@ func (s *Server) SetNodeStatus(id, status string) error {
 }
 
 // Connect records conn as the node's connection, replacing any; nil
-// disconnects it (forwarding then fails with MsgNoPathToNode).
+// disconnects it (forwarding then fails with structs.MsgNoPathToNode).
 func (s *Server) Connect(nodeID string, conn NodeConn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -321,8 +321,8 @@ func TestValidateJob(t *testing.T) {
 		j.Canonicalize()
 		return j
 	}
-	must.EqError(t, ValidateJob(nil, schedule.ProfileEnt), MsgJobNoID)
-	must.EqError(t, ValidateJob(&structs.Job{}, schedule.ProfileEnt), MsgJobNoID)
+	must.EqError(t, ValidateJob(nil, schedule.ProfileEnt), structs.MsgJobNoID)
+	must.EqError(t, ValidateJob(&structs.Job{}, schedule.ProfileEnt), structs.MsgJobNoID)
 	must.NoError(t, ValidateJob(two(sched, nil), schedule.ProfileEnt))
 	must.EqError(t, ValidateJob(two(sched, sched), schedule.ProfileCE), "task schedules requires Nomad Enterprise",
 		must.Sprint("ce: one error per job (SCHED-1)"))

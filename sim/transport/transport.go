@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/server"
 	"github.com/allocsim/allocsim/sim/trace"
 	"github.com/benbjohnson/clock"
@@ -272,7 +273,7 @@ type ClientHandler interface {
 // Forwarder returns the server's connection to the node behind conn,
 // serving calls with client: each call is copied as through JSON both ways
 // and traced; while the network is partitioned or conn is closed it fails
-// with server.MsgNoPathToNode.
+// with structs.MsgNoPathToNode.
 func (n *Network) Forwarder(conn *Conn, client ClientHandler) server.NodeConn {
 	return forwarder{net: n, conn: conn, client: client}
 }
@@ -287,8 +288,8 @@ type forwarder struct {
 func (f forwarder) ClientRPC(method string, args, reply any) error {
 	f.net.emit(method, "forward", summarize(args))
 	if f.conn.Closed() || f.net.Partitioned() {
-		f.net.emit(method, "fail", map[string]string{"error": server.MsgNoPathToNode})
-		return errors.New(server.MsgNoPathToNode)
+		f.net.emit(method, "fail", map[string]string{"error": structs.MsgNoPathToNode})
+		return errors.New(structs.MsgNoPathToNode)
 	}
 	in, err := copyValue(args)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/faults"
-	"github.com/allocsim/allocsim/sim/server"
 	"github.com/allocsim/allocsim/sim/trace"
 	"github.com/allocsim/allocsim/sim/vclock"
 	"github.com/shoenig/test/must"
@@ -155,7 +154,7 @@ func TestPartition(t *testing.T) {
 		var reply structs.GenericResponse
 		must.ErrorIs(t, c.RPC(structs.RPCNodeUpdateAlloc, updateReq(), &reply), ErrPartitioned)
 		fwd := n.Forwarder(c, &fakeClient{})
-		must.EqError(t, fwd.ClientRPC(structs.RPCClientSignal, &structs.AllocSignalRequest{}, &reply), server.MsgNoPathToNode)
+		must.EqError(t, fwd.ClientRPC(structs.RPCClientSignal, &structs.AllocSignalRequest{}, &reply), structs.MsgNoPathToNode)
 		n.Heal()
 		must.False(t, n.Partitioned())
 		must.NoError(t, c.RPC(structs.RPCNodeUpdateAlloc, updateReq(), &reply))
@@ -195,7 +194,7 @@ func TestClose(t *testing.T) {
 		var reply structs.GenericResponse
 		must.ErrorIs(t, c.RPC(structs.RPCNodeUpdateAlloc, updateReq(), &reply), ErrConnClosed)
 		must.Eq(t, []string{"Node.GetClientAllocs send", "Node.GetClientAllocs deliver"}, msgs(rec))
-		must.EqError(t, n.Forwarder(c, &fakeClient{}).ClientRPC(structs.RPCClientSignal, &structs.AllocSignalRequest{}, &reply), server.MsgNoPathToNode)
+		must.EqError(t, n.Forwarder(c, &fakeClient{}).ClientRPC(structs.RPCClientSignal, &structs.AllocSignalRequest{}, &reply), structs.MsgNoPathToNode)
 	})
 }
 

@@ -1,12 +1,14 @@
-package server
+package structs
 
-// Error texts SPEC fixes: API-7's routing errors and API-4's missing job ID.
+// Error texts of the server's API that SPEC fixes (API-4, API-7): the
+// simulated server raises them, the agent raises the same for the alloc
+// dir endpoints and maps them to HTTP statuses.
 const (
 	// MsgMissingAllocID is API-7's error for an empty AllocID.
 	MsgMissingAllocID = "missing AllocID"
-	// FmtUnknownAlloc is API-7's error for an unknown alloc:
+	// FmtUnknownAllocation is API-7's error for an unknown alloc:
 	// `Unknown allocation "<id>"`.
-	FmtUnknownAlloc = "Unknown allocation %q"
+	FmtUnknownAllocation = "Unknown allocation %q"
 	// MsgNoPathToNode is API-7's error for an alloc whose node is not
 	// connected.
 	MsgNoPathToNode = "No path to node"
