@@ -135,7 +135,10 @@ report: conform
 ## MUTATION_CHECKS scenarios per property (0: the suite's default), into
 ## reports/mutation.md. About an hour for 300 on 2 cores. Verdicts are kept
 ## in reports/latest/mutation.json as they come: an interrupted run goes on
-## with MUTATION_FLAGS='-resume reports/latest/mutation.json'.
+## with MUTATION_FLAGS='-resume reports/latest/mutation.json', and after the
+## suite changed MUTATION_FLAGS='-resume reports/latest/mutation.json
+## -rejudge' judges its survivors again. A survivor whose change touches
+## synchronization is judged again under -race (-race=false: not).
 MUTATION_SAMPLE ?= 300
 MUTATION_SEED   ?= 1
 MUTATION_CHECKS ?= 0
