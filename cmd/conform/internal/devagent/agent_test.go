@@ -2,14 +2,11 @@ package devagent
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -64,34 +61,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	t.Fatalf("timed out waiting for %s", what)
 }
 
-func TestDevAgentRunsAJob(t *testing.T) {
-	a := startTest(t, Config{})
-	c := apiClient(t, a)
-	resp, _, err := c.Jobs().Register(mockJob("demo", "1h"), nil)
-	must.NoError(t, err)
-	must.UUIDv4(t, resp.EvalID)
-	stubs, _, err := c.Jobs().Allocations("demo", false, nil)
-	must.NoError(t, err)
-	must.Len(t, 1, stubs)
-	id := stubs[0].ID
-	eventually(t, "task running", func() bool {
-		al, _, err := c.Allocations().Info(id, nil)
-		return err == nil && al.ClientStatus == "running"
-	})
-}
-
-// openWindow is a schedule whose window opened at the start of the
-// previous minute and closes two hours from now, in UTC (SCHED-5).
-func openWindow() *api.TaskSchedule {
-	now := time.Now().UTC()
-	s, e := now.Add(-time.Minute), now.Add(2*time.Hour)
-	return &api.TaskSchedule{Cron: &api.TaskScheduleCron{
-		Start:    fmt.Sprintf("%d %d * * * *", s.Minute(), s.Hour()),
-		End:      fmt.Sprintf("%d %d", e.Minute(), e.Hour()),
-		Timezone: "UTC",
-	}}
-}
-
+// eventTypes lists the types of a task's events, read through the API.
 func eventTypes(t *testing.T, c *api.Client, allocID, task string) []string {
 	t.Helper()
 	al, _, err := c.Allocations().Info(allocID, nil)
@@ -103,74 +73,6 @@ func eventTypes(t *testing.T, c *api.Client, allocID, task string) []string {
 		}
 	}
 	return out
-}
-
-// TestDevAgentPauseRoundTrip: API-2/API-3 through the official client,
-// answered by the agent's own client (API-7), with the task events of
-// PAUSE-4/PAUSE-5 reaching the server.
-func TestDevAgentPauseRoundTrip(t *testing.T) {
-	a := startTest(t, Config{})
-	c := apiClient(t, a)
-	job := mockJob("demo", "1h")
-	job.TaskGroups[0].Tasks[0].Schedule = openWindow()
-	_, _, err := c.Jobs().Register(job, nil)
-	must.NoError(t, err)
-	stubs, _, err := c.Jobs().Allocations("demo", false, nil)
-	must.NoError(t, err)
-	must.Len(t, 1, stubs)
-	id := stubs[0].ID
-	eventually(t, "task running", func() bool {
-		return slices.Contains(eventTypes(t, c, id, "t"), "Started")
-	})
-	al, _, err := c.Allocations().Info(id, nil)
-	must.NoError(t, err)
-
-	must.NoError(t, c.Allocations().SetPauseState(al, nil, "t", "pause"))
-	st, _, err := c.Allocations().GetPauseState(al, nil, "t")
-	must.NoError(t, err)
-	must.Eq(t, "force_pause", st)
-	eventually(t, "task paused", func() bool {
-		return slices.Contains(eventTypes(t, c, id, "t"), "Restarting")
-	})
-
-	must.NoError(t, c.Allocations().SetPauseState(al, nil, "t", "run"))
-	eventually(t, "task running again", func() bool {
-		return len(eventTypes(t, c, id, "t")) == 8
-	})
-	must.Eq(t, []string{"Received", "Task Setup", "Started", "Pausing", "Terminated", "Restarting", "Running", "Started"},
-		eventTypes(t, c, id, "t"))
-}
-
-func TestDevAgentMetrics(t *testing.T) {
-	a := startTest(t, Config{})
-	c := apiClient(t, a)
-	_, _, err := c.Jobs().Register(mockJob("demo", "1h"), nil)
-	must.NoError(t, err)
-	var body string
-	eventually(t, "hook metrics", func() bool {
-		resp, err := http.Get(a.Addr() + "/v1/metrics?format=prometheus")
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		body = string(b)
-		return strings.Contains(body, "nomad_client_task_hook_prestart_success")
-	})
-	must.StrContains(t, body, `node_id="`+a.NodeID()+`"`)
-	must.StrContains(t, body, "nomad_client_alloc_hook_prerun_success")
-}
-
-func TestDevAgentCERejectsSchedules(t *testing.T) {
-	a := startTest(t, Config{Profile: "ce"})
-	c := apiClient(t, a)
-	job := mockJob("demo", "1h")
-	job.TaskGroups[0].Tasks[0].Schedule = openWindow()
-	_, _, err := c.Jobs().Register(job, nil)
-	must.ErrorContains(t, err, "task schedules requires Nomad Enterprise")
-	stubs, _, err := c.Jobs().Allocations("demo", false, nil)
-	must.NoError(t, err)
-	must.Len(t, 0, stubs)
 }
 
 // TestCloseStopsAllocs: Close stops the job and waits for the runner; the

@@ -2,7 +2,6 @@ package devagent
 
 import (
 	"context"
-	"io"
 	"runtime"
 	"strings"
 	"testing"
@@ -61,54 +60,6 @@ func readFrames(t *testing.T, frames <-chan *api.StreamFrame, errs <-chan error)
 			t.Fatalf("logs did not end; got %q", b.String())
 		}
 	}
-}
-
-// TestDevAgentAllocFS: issue 14 end to end on the dev agent, through the
-// official client as `nomad alloc fs` and `nomad alloc logs` call it: a
-// raw_exec task's stdout and stderr, the log dir listing, stat and cat,
-// ADIR-4's escape refusal, and a follow that ends when the task is dead.
-func TestDevAgentAllocFS(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("raw_exec runs tasks on Linux only")
-	}
-	a := startTest(t, Config{Path: "/usr/bin:/bin"})
-	c := apiClient(t, a)
-	al := runRaw(t, c, rawJob("echo", "batch", "echo hello from raw_exec; echo oops >&2"),
-		"the echo alloc to complete", func(al *api.Allocation) bool { return al.ClientStatus == "complete" })
-	fsys := c.AllocFS()
-
-	frames, errs := fsys.Logs(al, false, "t", api.FSLogNameStdout, api.OriginStart, 0, make(chan struct{}), nil)
-	must.Eq(t, "hello from raw_exec\n", readFrames(t, frames, errs))
-	frames, errs = fsys.Logs(al, false, "t", api.FSLogNameStderr, api.OriginStart, 0, make(chan struct{}), nil)
-	must.Eq(t, "oops\n", readFrames(t, frames, errs))
-	frames, errs = fsys.Logs(al, false, "t", api.FSLogNameStdout, api.OriginEnd, 9, make(chan struct{}), nil)
-	must.Eq(t, "raw_exec\n", readFrames(t, frames, errs))
-
-	entries, _, err := fsys.List(al, "alloc/logs", nil)
-	must.NoError(t, err)
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name)
-	}
-	must.Eq(t, []string{"t.stderr.0", "t.stdout.0"}, names)
-	fi, _, err := fsys.Stat(al, "alloc/logs/t.stdout.0", nil)
-	must.NoError(t, err)
-	must.Eq(t, int64(len("hello from raw_exec\n")), fi.Size)
-	rc, err := fsys.Cat(al, "alloc/logs/t.stderr.0", nil)
-	must.NoError(t, err)
-	b, err := io.ReadAll(rc)
-	rc.Close()
-	must.NoError(t, err)
-	must.Eq(t, "oops\n", string(b))
-	_, _, err = fsys.List(al, "../", nil)
-	must.EqError(t, err, "Unexpected response code: 500 (Path escapes the alloc directory)")
-
-	// Following a task that writes, sleeps and writes again: all of it,
-	// then the end once the task is dead.
-	al = runRaw(t, c, rawJob("slow", "batch", "echo a; sleep 0.3; echo b"),
-		"the slow alloc to run", func(al *api.Allocation) bool { return al.ClientStatus != "pending" })
-	frames, errs = fsys.Logs(al, true, "t", api.FSLogNameStdout, api.OriginStart, 0, make(chan struct{}), nil)
-	must.Eq(t, "a\nb\n", readFrames(t, frames, errs))
 }
 
 // TestDevAgentCloseEndsFollow: a follow still open when the agent stops
