@@ -1,6 +1,10 @@
 package pausing
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
@@ -23,6 +27,10 @@ var signals = prop.Property{
 		for _, task := range []string{work, side} {
 			s.Calls = append(s.Calls, scenario.Call{At: scenario.Duration(time.Duration(d.IntRange("signal at min", 0, mins-1))*time.Minute + 30*time.Second),
 				Op: scenario.OpSignal, Alloc: sched.AllocName, Task: task, Signal: prop.Pick(d, "signal", []string{"SIGHUP", "SIGUSR1"})})
+		}
+		if d.Bool("signal all") { // API-6: an empty Task signals every task
+			s.Calls = append(s.Calls, scenario.Call{At: scenario.Duration(time.Duration(d.IntRange("signal all at min", 0, mins-1))*time.Minute + 30*time.Second),
+				Op: scenario.OpSignal, Alloc: sched.AllocName, Signal: prop.Pick(d, "signal all", []string{"SIGHUP", "SIGUSR1"})})
 		}
 		sortCalls(s.Calls)
 		return s.Build()
@@ -47,6 +55,31 @@ var signals = prop.Property{
 						if c.Op == scenario.OpSignal && c.Task == r.Task && sc.Start.Add(c.At.D()).Equal(r.At) {
 							sig = c.Signal
 						}
+					}
+					if e == "" {
+						if idx := replyIndex(r); idx != 0 {
+							v.Violatef(r.Alloc, r.Task, "signal reply Index", idx, "0 (API-6: reply {\"Index\":0})")
+							return
+						}
+					}
+					if r.Task == "" {
+						// API-6: every task, in name order; a task not
+						// running is a joined failure, every other one gets
+						// its Signaling.
+						var lines []string
+						for _, name := range []string{side, work} {
+							if e != "" && strings.Contains("\n"+e+"\n", "\n"+notRunning(name)+"\n") {
+								lines = append(lines, notRunning(name))
+								continue
+							}
+							want = append(want, pending{r.At, name, sig, r.Alloc})
+						}
+						if wantErr := strings.Join(lines, "\n"); e != wantErr {
+							v.Violatef(r.Alloc, "", "signal result for every task (empty Task)", fmt.Sprintf("%q", e),
+								"each task's failure as `Failed to signal task: <name>, err: <err>`, in name order, joined (API-6)")
+							return
+						}
+						continue
 					}
 					if !live && e != "Task not running" {
 						v.Violatef(r.Alloc, r.Task, "signal result on a paused task", e, "Task not running")
@@ -83,4 +116,20 @@ var signals = prop.Property{
 		}}
 		return sched.Both(check, newSignalReach(sc).checker())
 	},
+}
+
+// notRunning is API-6's failure line of an every-task signal for a task
+// that is not running.
+func notRunning(task string) string {
+	return fmt.Errorf(structs.FmtSignalTaskFailed, task, errors.New("Task not running")).Error()
+}
+
+// replyIndex is the Index of a signal call's GenericResponse, as the
+// world traced it.
+func replyIndex(r trace.Record) uint64 {
+	var d struct {
+		Index uint64 `json:"index"`
+	}
+	_ = json.Unmarshal(r.Data, &d)
+	return d.Index
 }

@@ -1,6 +1,7 @@
 package syncing
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/allocsim/allocsim/model/syncpolicy"
@@ -27,7 +28,7 @@ const minSpacing = syncpolicy.FullSyncEvery * syncpolicy.TickInterval
 var spacedWithoutUrgent = prop.Property{
 	ID:       "SYNC-5/spaced-without-urgent",
 	Specs:    []string{"SYNC-5", "SYNC-3", "SYNC-2"},
-	Doc:      "consecutive UpdateAlloc calls of one client start at least 1s apart unless the later one carries a state urgent against the acknowledged one",
+	Doc:      "consecutive UpdateAlloc calls of one client start at least 1s apart unless the later one carries a state urgent against the acknowledged one; after a successful call the next starts on its tick grid (k×200ms after its return, k a multiple of 5 without urgent entry)",
 	Profiles: prop.Full,
 	Faults:   spacedFaults,
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
@@ -44,6 +45,7 @@ var spacedWithoutUrgent = prop.Property{
 		{Name: "after-hanging-call", Doc: "a call after one in flight for 5s or more: ticks resume 200ms after its return"},
 		{Name: "restarted-client", Doc: "consecutive calls of a restarted client, against what its restore loaded"},
 		{Name: "clock-jump", Doc: "a clock jump between two calls"},
+		{Name: "on-tick-grid", Doc: "a call after a successful one: on the tick grid of its return (a 5th tick without urgent entry)"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		c := &spacedChecker{acks: newAcks(), incs: newIncarnations(), prev: map[int]sim.SyncCall{}}
@@ -82,6 +84,9 @@ func (c *spacedChecker) settled(v *prop.View) {
 		c.prev[call.Incarnation] = call
 		if ok {
 			c.reach(v, prev, call)
+			if c.offTick(v, c.returned(prev), call) {
+				return
+			}
 		}
 		if !ok || call.Start.Sub(prev.Start) >= minSpacing || c.anyUrgent(call) {
 			continue
@@ -96,6 +101,50 @@ func (c *spacedChecker) settled(v *prop.View) {
 			Want: "at least " + minSpacing.String() + " after it (" + at(prev.Start.Add(minSpacing)) + ")"})
 		return
 	}
+}
+
+// returned is call as the feed last saw it (as it returned, if it did).
+func (c *spacedChecker) returned(call sim.SyncCall) sim.SyncCall {
+	for _, i := range c.feed.byInc[call.Incarnation] {
+		if c.feed.calls[i].Seq == call.Seq {
+			return c.feed.calls[i]
+		}
+	}
+	return call
+}
+
+// offTick checks SYNC-3's tick grid between two consecutive calls of one
+// incarnation when the earlier one succeeded: n is 0 and the ticker is
+// re-phased to 200 ms after its return, so every later tick, idle or
+// parked or not, falls on prev.Return + k×200 ms, and the counter n equals
+// k until the next call (an empty batch re-phases from a tick, which
+// keeps the grid). So call starts at k×200 ms after it, and, carrying no
+// urgent entry, on a 5th tick: k a multiple of 5. Exempt: a clock jump in
+// between (overdue ticks fire once on resuming).
+func (c *spacedChecker) offTick(v *prop.View, prev, call sim.SyncCall) bool {
+	if !prev.OK() || prev.Return.After(call.Start) || jumpedWithin(c.jumps, prev.Return, call.Start) {
+		return false
+	}
+	gap := call.Start.Sub(prev.Return)
+	want, every := "", syncpolicy.TickInterval
+	switch {
+	case gap%syncpolicy.TickInterval != 0:
+		want = "on a tick: a multiple of " + syncpolicy.TickInterval.String() + " after it (SYNC-3: next tick 200 ms after the RPC returned)"
+	case !c.anyUrgent(call) && gap%minSpacing != 0:
+		want, every = "on a 5th tick: a multiple of "+minSpacing.String()+" after it (SYNC-3: n = 0 on success; n mod 5 ≠ 0 and nothing Urgent → nothing)", minSpacing
+	default:
+		v.Reach("on-tick-grid")
+		return false
+	}
+	alloc := ""
+	if len(call.Allocs) > 0 {
+		alloc = call.Allocs[0].AllocID
+	}
+	v.Violate(prop.Violation{At: call.Start, Alloc: alloc,
+		What: "start of an UpdateAlloc of incarnation " + itoa(call.Incarnation) + " (" + itoa(len(call.Allocs)) + " allocs, urgent entry: " + strconv.FormatBool(c.anyUrgent(call)) + ")",
+		Got:  at(call.Start) + ", " + gap.String() + " after the previous call returned without error (" + at(prev.Return) + ")",
+		Want: want + ", e.g. " + at(prev.Return.Add((gap/every+1)*every))})
+	return true
 }
 
 // reach counts what the spacing of call after prev depends on.
