@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
@@ -11,9 +12,11 @@ import (
 
 // updateQueue: AR-10's queue of one, driven by handing the runner
 // updates directly (World.AllocRunner). "queue": a server-terminal
-// update keeps the update handler busy killing; then a newer and an
-// older update arrive: the older must be dropped. "closed": once WaitCh is
-// closed an update must be ignored.
+// update keeps the update handler busy killing; then a newer update, one
+// with the same AllocModifyIndex (a newer update too: only a lower index
+// is dropped, so it replaces the queued one; its ModifyIndex tells it
+// apart) and an older one arrive: the older must be dropped. "closed":
+// once WaitCh is closed an update must be ignored.
 var updateQueue = prop.Property{
 	ID:    "AR-10/update-queue",
 	Specs: []string{"AR-10"},
@@ -48,6 +51,7 @@ var updateQueue = prop.Property{
 		{Name: "newly-server-terminal", Doc: "an update made a running alloc server-terminal: every task is killed"},
 		{Name: "kill-keeps-handler-busy", Doc: "a task got Killing while the stop's handling still runs"},
 		{Name: "newer-replaces-queued", Doc: "a newer update arrived while one was being handled (queued)"},
+		{Name: "equal-to-queued", Doc: "an update with the queued one's AllocModifyIndex (it replaces the queued one)"},
 		{Name: "older-than-queued", Doc: "an update with a lower AllocModifyIndex than the queued one (dropped)"},
 		{Name: "already-server-terminal", Doc: "an update of an alloc already server-terminal (no second kill)"},
 		{Name: "after-waitch-closed", Doc: "an update after WaitCh closed (ignored)"},
@@ -66,6 +70,7 @@ type updateChecker struct {
 	stop    *structs.Allocation // the server stop handed to the runner (queue variant)
 	base    uint64              // the index before the stop
 	older   uint64              // the dropped update's index (queue variant)
+	newest  uint64              // the queued update's index (queue variant)
 	ignored uint64              // the index WaitCh-closed updates must leave (closed variant)
 	done    bool
 	first   map[string]uint64 // alloc → the server's first AllocModifyIndex (situations only)
@@ -78,6 +83,11 @@ func (c *updateChecker) settled(v *prop.View) {
 		switch {
 		case c.older != 0 && got == c.older:
 			v.Violatef(c.alloc, "", "Alloc().AllocModifyIndex", got, "not the older update's (dropped: a newer one was queued)")
+		case c.newest != 0 && got == c.newest:
+			if mi := c.ar.Alloc().ModifyIndex; mi != c.newest+1 {
+				v.Violatef(c.alloc, "", fmt.Sprintf("Alloc().ModifyIndex once the update queued at AllocModifyIndex %d was handled", got), mi,
+					fmt.Sprintf("%d, the ModifyIndex of the update with the same AllocModifyIndex handed after it: only a lower AllocModifyIndex is dropped, any other update replaces the queued one (AR-10)", c.newest+1))
+			}
 		case c.ignored != 0 && got != c.ignored:
 			v.Violatef(c.alloc, "", "Alloc().AllocModifyIndex", got, c.ignored)
 		}
@@ -146,13 +156,16 @@ func (c *updateChecker) queue(v *prop.View) {
 		return
 	}
 	stop, ar := c.stop, c.ar
-	c.older = c.base + 10
-	for _, s := range []string{"kill-keeps-handler-busy", "newer-replaces-queued", "older-than-queued", "already-server-terminal"} {
+	c.older, c.newest = c.base+10, c.base+20
+	same := withIndex(stop, c.newest)
+	same.ModifyIndex = c.newest + 1
+	for _, s := range []string{"kill-keeps-handler-busy", "newer-replaces-queued", "equal-to-queued", "older-than-queued", "already-server-terminal"} {
 		v.Reach(s)
 	}
 	v.World.Do(func() {
-		ar.Update(withIndex(stop, c.base+20))
-		ar.Update(withIndex(stop, c.base+10))
+		ar.Update(withIndex(stop, c.newest))
+		ar.Update(same)
+		ar.Update(withIndex(stop, c.older))
 	})
 }
 

@@ -45,6 +45,7 @@ var linearizable = prop.Property{
 			OnFinal: func(v *prop.View) {
 				reach(v)
 				checkPrerunMounted(v)
+				checkSetupFailureCause(v)
 				checkHistories(v, sc.Start)
 			},
 		}

@@ -3,8 +3,10 @@ package hookresources
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/trace"
 )
@@ -68,5 +70,56 @@ func checkPrerunMounted(v *prop.View) {
 				Want: fmt.Sprintf("every CSI volume of the group %q: csi_hook's prerun mounts them all before tasks start (HOOKRES-2, AR-4)", group)})
 			return
 		}
+	}
+}
+
+// checkSetupFailureCause: AR-4's `Setup Failure` reports a prerun hook's
+// error, and a prerun here fails only through a port (the alloc dir build
+// or a CSI mount returning an error: the scenario's faults); a kill or
+// shutdown cancelling it gives none (SPEC-NOTES). So every `Setup Failure`
+// of an alloc follows a failed alloc dir build or CSI mount of that alloc
+// in the same client incarnation. Without it a csi_hook that fails a
+// prerun whose mounts all succeeded passes: the tasks never start, so no
+// reader sees a map.
+func checkSetupFailureCause(v *prop.View) {
+	type key struct {
+		alloc string
+		inc   int
+	}
+	inc := 0
+	firstFailure := map[key]time.Time{}
+	type setupFailure struct {
+		r   trace.Record
+		inc int
+	}
+	var events []setupFailure
+	for _, r := range v.Records() {
+		k := key{r.Alloc, inc}
+		switch {
+		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientStart:
+			var d struct{ Incarnation int }
+			if json.Unmarshal(r.Data, &d) == nil && d.Incarnation > 0 {
+				inc = d.Incarnation
+			}
+		case r.Kind == trace.KindPort && (r.Op == trace.PortCSIMount || r.Op == trace.PortAllocDirBuild) && strings.HasPrefix(r.Msg, "error"):
+			if _, ok := firstFailure[k]; !ok {
+				firstFailure[k] = r.At
+			}
+		case r.Kind == trace.KindTaskEvent && r.Msg == structs.TaskSetupFailure:
+			events = append(events, setupFailure{r, inc})
+		}
+	}
+	// The records of one instant are in the recorder's order (port
+	// records last), not the calls': a failure at the event's instant
+	// counts as before it.
+	for _, e := range events {
+		if at, ok := firstFailure[key{e.r.Alloc, e.inc}]; ok && !at.After(e.r.At) {
+			continue
+		}
+		v.Violate(prop.Violation{At: e.r.At, Alloc: e.r.Alloc, Task: e.r.Task,
+			What: fmt.Sprintf("%q event in client incarnation %d", structs.TaskSetupFailure, e.inc),
+			Got:  "appended, with every alloc dir build and CSI mount of the alloc in that incarnation successful so far",
+			Want: "none: Setup Failure reports a prerun hook's error, and csi_hook's prerun fails only when a mount fails (AR-4, HOOKRES-2)"})
+		return
 	}
 }
