@@ -2,20 +2,18 @@ package sim_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/agent"
+	"github.com/allocsim/allocsim/internal/apiscenario"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/sim"
 	"github.com/allocsim/allocsim/sim/apiserver"
@@ -55,30 +53,27 @@ type apiEnv struct {
 	c      *api.Client // profile ent
 	ce     *api.Client // profile ce, built on first use
 	seen   *endpointLog
-	ids    idLabels
-	shown  map[string]shownEvent // by "<alloc ID>/<task>"
+	ids    apiscenario.Labels
+	events apiscenario.EventLog // what events printed so far
 	closed bool
 }
 
 func newAPIEnv(t *testing.T, name string, route routing, seed uint64) *apiEnv {
-	return &apiEnv{t: t, name: name, route: route, seed: seed, seen: &endpointLog{}, shown: map[string]shownEvent{}}
+	return &apiEnv{t: t, name: name, route: route, seed: seed, seen: &endpointLog{}, events: apiscenario.EventLog{At: at}}
 }
 
 // handle runs one directive and returns its output.
 func (e *apiEnv) handle(d *datadriven.TestData) string {
 	e.t.Helper()
-	if e.w == nil && d.Cmd != "start" {
-		d.Fatalf(e.t, "start the world first")
+	out := apiCommands.Run(e.t, e, d, e.w != nil)
+	if e.w == nil {
+		return out
 	}
-	h, ok := apiCommands[d.Cmd]
-	if !ok {
-		d.Fatalf(e.t, "unknown command %q", d.Cmd)
-	}
-	return e.ids.redact(e, h(e, d))
+	return e.ids.Redact(out, e.w.NodeID(), e.w.Server())
 }
 
 // apiCommands maps each command to its handler.
-var apiCommands = map[string]func(*apiEnv, *datadriven.TestData) string{
+var apiCommands = apiscenario.Commands[*apiEnv]{
 	"start":       (*apiEnv).handleStart,
 	"advance":     (*apiEnv).handleAdvance,
 	"run-until":   (*apiEnv).handleRunUntil,
@@ -171,32 +166,6 @@ func (e *apiEnv) do(call func() error) error {
 	return err
 }
 
-// result is a call's output: ok, or its error (failure).
-func result(err error) string {
-	if err != nil {
-		return failure(err)
-	}
-	return "ok"
-}
-
-// failure prints an API error as its status and body (API-1), any other
-// error as is.
-func failure(err error) string {
-	var ue api.UnexpectedResponseError
-	if errors.As(err, &ue) {
-		return fmt.Sprintf("%d %s", ue.StatusCode(), body(ue.Body()))
-	}
-	return "error: " + err.Error()
-}
-
-// body is a response body as it prints: quoted if it has a newline or tab.
-func body(s string) string {
-	if strings.ContainsAny(s, "\n\t") {
-		return strconv.Quote(s)
-	}
-	return s
-}
-
 // at formats a virtual instant (Unix ns) as the time of day in UTC, to
 // the millisecond, or to the nanosecond when it is not a whole one.
 func at(ns int64) string {
@@ -212,117 +181,16 @@ func (e *apiEnv) now() string { return at(e.w.Now().UnixNano()) }
 
 // allocID resolves an alloc argument: an alloc's name, a label (<...>)
 // or an ID.
-func (e *apiEnv) allocID(ref string) string {
-	if a := e.w.Server().AllocByName(ref); a != nil {
-		return a.ID
-	}
-	if id, ok := e.ids.id(ref); ok {
-		return id
-	}
-	return ref
-}
-
-// arg returns the value of key, or def if the directive does not give it.
-func arg(t *testing.T, d *datadriven.TestData, key, def string) string {
-	t.Helper()
-	a, ok := d.Arg(key)
-	if !ok {
-		return def
-	}
-	return a.SingleVal(t)
-}
-
-// mustArg returns the value of key, which the directive must give.
-func mustArg(t *testing.T, d *datadriven.TestData, key string) string {
-	t.Helper()
-	a, ok := d.Arg(key)
-	if !ok {
-		d.Fatalf(t, "%s: missing argument %s", d.Cmd, key)
-	}
-	return a.SingleVal(t)
-}
+func (e *apiEnv) allocID(ref string) string { return e.ids.AllocID(ref, e.w.Server()) }
 
 // durationArg parses a Go duration argument.
 func durationArg(t *testing.T, d *datadriven.TestData, key string) time.Duration {
 	t.Helper()
-	v, err := time.ParseDuration(mustArg(t, d, key))
+	v, err := time.ParseDuration(apiscenario.MustArg(t, d, key))
 	if err != nil {
 		d.Fatalf(t, "%s: %v", key, err)
 	}
 	return v
-}
-
-// onlyArgs fails on an argument the command does not take (a typo would
-// otherwise be a silently different scenario).
-func onlyArgs(t *testing.T, d *datadriven.TestData, keys ...string) {
-	t.Helper()
-	for _, a := range d.CmdArgs {
-		if !slices.Contains(keys, a.Key) {
-			d.Fatalf(t, "%s: unknown argument %q (takes %s)", d.Cmd, a.Key, strings.Join(keys, ", "))
-		}
-	}
-}
-
-// uuidPattern matches an ID in output: a UUID (the format must.UUIDv4
-// checks), lower case as the world draws them.
-var uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-
-// nilUUID is the ID of no alloc; written in a file, it prints as is.
-const nilUUID = "00000000-0000-0000-0000-000000000000"
-
-// isUUID reports whether s is one well-formed UUID.
-func isUUID(s string) bool {
-	return len(s) == 36 && uuidPattern.MatchString(strings.ToLower(s))
-}
-
-// idLabels prints IDs as labels (TestAPIScenarios' output conventions).
-type idLabels struct {
-	label map[string]string // ID -> label
-	ids   map[string]string // label -> ID
-	n     int               // UUIDs labelled <idN>
-}
-
-// set labels id, unless it has a label already.
-func (l *idLabels) set(id, label string) {
-	if l.label == nil {
-		l.label, l.ids = map[string]string{}, map[string]string{}
-	}
-	if _, ok := l.label[id]; ok {
-		return
-	}
-	for n := 2; l.ids[label] != ""; n++ {
-		label = fmt.Sprintf("%s#%d>", strings.TrimSuffix(label, ">"), n)
-	}
-	l.label[id], l.ids[label] = label, id
-}
-
-// id is the ID of label.
-func (l *idLabels) id(label string) (string, bool) {
-	id, ok := l.ids[label]
-	return id, ok
-}
-
-// redact replaces every alloc ID, the node ID and every other UUID but
-// nilUUID in s by its label.
-func (l *idLabels) redact(e *apiEnv, s string) string {
-	if e.w == nil {
-		return s
-	}
-	l.set(e.w.NodeID(), "<node>")
-	for _, a := range e.w.Server().Allocs() {
-		l.set(a.ID, "<"+a.Name+">")
-	}
-	return uuidPattern.ReplaceAllStringFunc(s, func(id string) string {
-		if label, ok := l.label[id]; ok {
-			return label
-		}
-		if id == nilUUID {
-			return id
-		}
-		l.n++
-		l.set(id, fmt.Sprintf("<id%d>", l.n))
-		return l.label[id]
-	})
 }
 
 // endpointLog records which SPEC §5 endpoints a handler served, by

@@ -5,13 +5,12 @@ import (
 	"io"
 	"net/http"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/allocsim/allocsim/impl/agent"
+	"github.com/allocsim/allocsim/internal/apiscenario"
 	"github.com/cockroachdb/datadriven"
-	"github.com/hashicorp/nomad/api"
 )
 
 // raw <method> <path> [ids], the body as input: one request sent as is
@@ -44,13 +43,12 @@ func (e *apiEnv) handleRaw(d *datadriven.TestData) string {
 		out, err = io.ReadAll(resp.Body)
 		return err
 	}); err != nil {
-		return failure(err)
+		return apiscenario.Failure(err)
 	}
 	if len(d.CmdArgs) == 3 {
-		ids := uuidPattern.FindAllString(string(out), -1)
-		return fmt.Sprintf("%d ids: %s", code, strings.Join(ids, " "))
+		return fmt.Sprintf("%d ids: %s", code, strings.Join(apiscenario.UUIDs(string(out)), " "))
 	}
-	return fmt.Sprintf("%d %s", code, body(string(out)))
+	return fmt.Sprintf("%d %s", code, apiscenario.Body(string(out)))
 }
 
 // allocRef is {<alloc>} or {<alloc>:<n>} in a path or a prefix.
@@ -74,75 +72,22 @@ func (e *apiEnv) expand(d *datadriven.TestData, s string) string {
 }
 
 // metrics [suffix=]: /v1/metrics?format=prometheus through the official
-// client; the series whose family ends in suffix (promSeries).
+// client; the series whose family ends in suffix (apiscenario.PromSeries).
 func (e *apiEnv) handleMetrics(d *datadriven.TestData) string {
-	onlyArgs(e.t, d, "suffix")
-	suffix := arg(e.t, d, "suffix", "")
+	apiscenario.OnlyArgs(e.t, d, "suffix")
+	suffix := apiscenario.Arg(e.t, d, "suffix", "")
 	var body []byte
 	if err := e.do(func() (err error) {
-		body, err = e.c.Operator().Metrics(&api.QueryOptions{Params: map[string]string{"format": "prometheus"}})
+		body, err = e.c.Operator().Metrics(apiscenario.PrometheusQuery())
 		return err
 	}); err != nil {
-		return failure(err)
+		return apiscenario.Failure(err)
 	}
-	return promSeries(string(body), suffix)
-}
-
-// promSeries prints the series of a Prometheus text whose family ends in
-// suffix as "<family> <hook_name> <value>", sorted, under one line of the
-// labels every one of them has besides hook_name (TELEM-2), or with its
-// other labels on each line if they differ.
-func promSeries(text, suffix string) string {
-	type series struct{ key, others, value string }
-	var all []series
-	seen := map[string]bool{}
-	var dups []string
-	for line := range strings.SplitSeq(text, "\n") {
-		name, rest, ok := strings.Cut(line, "{")
-		if !ok || strings.HasPrefix(line, "#") || !strings.HasSuffix(name, suffix) {
-			continue
-		}
-		labels, value, _ := strings.Cut(rest, "} ")
-		var hook string
-		var others []string
-		for l := range strings.SplitSeq(labels, ",") {
-			if v, ok := strings.CutPrefix(l, "hook_name="); ok {
-				hook = strings.Trim(v, `"`)
-			} else {
-				others = append(others, l)
-			}
-		}
-		key := name + " " + hook
-		if seen[key] {
-			dups = append(dups, key+": a second series")
-		}
-		seen[key] = true
-		all = append(all, series{key, strings.Join(others, ","), value})
-	}
-	if len(all) == 0 {
-		return "none"
-	}
-	common := true
-	for _, s := range all {
-		common = common && s.others == all[0].others
-	}
-	var out []string
-	for _, s := range all {
-		if common {
-			out = append(out, s.key+" "+s.value)
-		} else {
-			out = append(out, s.key+" {"+s.others+"} "+s.value)
-		}
-	}
-	slices.Sort(out)
-	if common {
-		out = append([]string{"labels {" + all[0].others + "}"}, out...)
-	}
-	return strings.Join(append(out, dups...), "\n")
+	return apiscenario.PromSeries(string(body), suffix)
 }
 
 // endpoints: every endpoint served so far, by method and path pattern.
 func (e *apiEnv) handleEndpoints(d *datadriven.TestData) string {
-	onlyArgs(e.t, d)
+	apiscenario.OnlyArgs(e.t, d)
 	return strings.Join(e.seen.endpoints(), "\n")
 }

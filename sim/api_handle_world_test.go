@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/impl/reference"
+	"github.com/allocsim/allocsim/internal/apiscenario"
 	"github.com/allocsim/allocsim/model/schedule"
-	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -20,11 +20,11 @@ import (
 // start seed=<n> duration=<d>, the fault plan as input.
 func (e *apiEnv) handleStart(d *datadriven.TestData) string {
 	t := e.t
-	onlyArgs(t, d, "seed", "duration")
+	apiscenario.OnlyArgs(t, d, "seed", "duration")
 	if e.w != nil {
 		d.Fatalf(t, "start: the world is started already")
 	}
-	seed, err := strconv.ParseUint(mustArg(t, d, "seed"), 10, 64)
+	seed, err := strconv.ParseUint(apiscenario.MustArg(t, d, "seed"), 10, 64)
 	if err != nil {
 		d.Fatalf(t, "seed: %v", err)
 	}
@@ -61,12 +61,12 @@ func (e *apiEnv) handleStart(d *datadriven.TestData) string {
 // advance to=<15:04[:05]> | by=<d>: prints the time reached.
 func (e *apiEnv) handleAdvance(d *datadriven.TestData) string {
 	t := e.t
-	onlyArgs(t, d, "to", "by")
+	apiscenario.OnlyArgs(t, d, "to", "by")
 	switch {
 	case d.HasArg("by"):
 		e.w.Advance(durationArg(t, d, "by"))
 	case d.HasArg("to"):
-		v := mustArg(t, d, "to")
+		v := apiscenario.MustArg(t, d, "to")
 		clock, err := time.Parse("15:04:05", v)
 		if err != nil {
 			clock, err = time.Parse("15:04", v)
@@ -90,52 +90,11 @@ func (e *apiEnv) handleAdvance(d *datadriven.TestData) string {
 // advances until the server's view of the alloc meets every condition
 // (status: one of those given).
 func (e *apiEnv) handleRunUntil(d *datadriven.TestData) string {
-	t := e.t
-	onlyArgs(t, d, "alloc", "task", "status", "state", "events", "type", "within")
-	id := e.allocID(mustArg(t, d, "alloc"))
-	task := arg(t, d, "task", "")
-	var statuses []string
-	if a, ok := d.Arg("status"); ok {
-		statuses = a.Vals
-	}
-	state, typ := arg(t, d, "state", ""), arg(t, d, "type", "")
-	events := -1
-	if v := arg(t, d, "events", ""); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			d.Fatalf(t, "events: %v", err)
-		}
-		events = n
-	}
-	if (state != "" || events >= 0) && task == "" {
-		d.Fatalf(t, "run-until: state= and events= need task=")
-	}
-	within := durationArg(t, d, "within")
-	met := func(a *structs.Allocation) bool {
-		if len(statuses) > 0 && !slices.Contains(statuses, a.ClientStatus) {
-			return false
-		}
-		if task == "" {
-			return true
-		}
-		s := a.TaskStates[task]
-		if s == nil {
-			return false
-		}
-		if state != "" && s.State != state {
-			return false
-		}
-		n := 0
-		for _, ev := range s.Events {
-			if typ == "" || ev.Type == typ {
-				n++
-			}
-		}
-		return n >= events
-	}
+	u := apiscenario.ParseUntil(e.t, d)
+	id, within := e.allocID(u.Alloc), durationArg(e.t, d, "within")
 	ok := e.w.RunUntil(func() bool {
 		a := e.w.Server().Alloc(id)
-		return a != nil && met(a)
+		return a != nil && u.Met(a)
 	}, within)
 	if !ok {
 		return fmt.Sprintf("not within %v: now %s", within, e.now())
@@ -146,7 +105,7 @@ func (e *apiEnv) handleRunUntil(d *datadriven.TestData) string {
 // forwards: the client RPCs the simulated network forwarded to the node
 // (API-7's server path; the network traces them as "forward").
 func (e *apiEnv) handleForwards(d *datadriven.TestData) string {
-	onlyArgs(e.t, d)
+	apiscenario.OnlyArgs(e.t, d)
 	counts := map[string]int{}
 	for _, rec := range e.w.Trace().Records() {
 		if rec.Kind == trace.KindRPC && rec.Msg == "forward" {
@@ -166,7 +125,7 @@ func (e *apiEnv) handleForwards(d *datadriven.TestData) string {
 
 // network: whether the simulated network is partitioned.
 func (e *apiEnv) handleNetwork(d *datadriven.TestData) string {
-	onlyArgs(e.t, d)
+	apiscenario.OnlyArgs(e.t, d)
 	if e.w.Network().Partitioned() {
 		return "partitioned"
 	}
@@ -175,10 +134,10 @@ func (e *apiEnv) handleNetwork(d *datadriven.TestData) string {
 
 // close: ends the run; prints the world's violations, or ok.
 func (e *apiEnv) handleClose(d *datadriven.TestData) string {
-	onlyArgs(e.t, d)
+	apiscenario.OnlyArgs(e.t, d)
 	if e.closed {
 		d.Fatalf(e.t, "close: closed already")
 	}
 	e.closed = true
-	return result(e.w.Close())
+	return apiscenario.Result(e.w.Close())
 }

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
 
+	"github.com/allocsim/allocsim/internal/apiscenario"
 	"github.com/cockroachdb/datadriven"
 )
 
@@ -50,7 +50,9 @@ import (
 // (00000000-...), which names no alloc; a command argument may use these
 // forms. An API error prints as its HTTP status and body (API-1:
 // `Unexpected response code: <code> (<body>)`), the body quoted when it
-// has a newline or tab.
+// has a newline or tab. These conventions, and the parts of the
+// vocabulary the dev agent's scenarios share (register's job lines,
+// run-until's conditions, events, metrics), are internal/apiscenario's.
 //
 // # Commands
 //
@@ -122,14 +124,7 @@ import (
 //	endpoints
 //	    every SPEC §5 endpoint served so far, by method and path pattern.
 func TestAPIScenarios(t *testing.T) {
-	datadriven.Walk(t, "testdata/api", func(t *testing.T, path string) {
-		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-		t.Cleanup(func() {
-			if t.Failed() {
-				t.Logf("To reproduce: go test ./sim/ -run '^TestAPIScenarios$/^%s$' -v\n"+
-					"To accept new output: the same with -rewrite, then read the diff of %s", name, path)
-			}
-		})
+	apiscenario.Walk(t, "./sim/", "testdata/api", func(t *testing.T, name, path string) {
 		script := readScript(t, path)
 		outs := make([][]string, len(routings))
 		for i, route := range routings {

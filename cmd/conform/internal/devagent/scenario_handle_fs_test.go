@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/allocsim/allocsim/internal/apiscenario"
 	"github.com/cockroachdb/datadriven"
 	"github.com/hashicorp/nomad/api"
 )
@@ -17,9 +18,9 @@ import (
 // fsAlloc is the alloc of an fs command, read through the API (the
 // client's fs calls take the whole alloc).
 func (e *agentEnv) fsAlloc(d *datadriven.TestData) (*api.Allocation, string) {
-	al, _, err := e.c.Allocations().Info(e.allocID(mustArg(e.t, d, "alloc")), nil)
+	al, _, err := e.c.Allocations().Info(e.allocID(apiscenario.MustArg(e.t, d, "alloc")), nil)
 	if err != nil {
-		return nil, failure(err)
+		return nil, apiscenario.Failure(err)
 	}
 	return al, ""
 }
@@ -28,26 +29,26 @@ func (e *agentEnv) fsAlloc(d *datadriven.TestData) (*api.Allocation, string) {
 // quoted; the stream must end within fsBudget.
 func (e *agentEnv) handleLogs(d *datadriven.TestData) string {
 	t := e.t
-	onlyArgs(t, d, "alloc", "task", "type", "origin", "offset", "follow")
+	apiscenario.OnlyArgs(t, d, "alloc", "task", "type", "origin", "offset", "follow")
 	al, fail := e.fsAlloc(d)
 	if al == nil {
 		return fail
 	}
 	origin := api.OriginStart
-	switch o := arg(t, d, "origin", "start"); o {
+	switch o := apiscenario.Arg(t, d, "origin", "start"); o {
 	case "start":
 	case "end":
 		origin = api.OriginEnd
 	default:
 		d.Fatalf(t, "origin: %q is neither start nor end", o)
 	}
-	offset, err := strconv.ParseInt(arg(t, d, "offset", "0"), 10, 64)
+	offset, err := strconv.ParseInt(apiscenario.Arg(t, d, "offset", "0"), 10, 64)
 	if err != nil {
 		d.Fatalf(t, "offset: %v", err)
 	}
 	cancel := make(chan struct{})
 	defer close(cancel)
-	frames, errs := e.c.AllocFS().Logs(al, d.HasArg("follow"), mustArg(t, d, "task"), mustArg(t, d, "type"), origin, offset, cancel, nil)
+	frames, errs := e.c.AllocFS().Logs(al, d.HasArg("follow"), apiscenario.MustArg(t, d, "task"), apiscenario.MustArg(t, d, "type"), origin, offset, cancel, nil)
 	var b strings.Builder
 	for {
 		select {
@@ -57,7 +58,7 @@ func (e *agentEnv) handleLogs(d *datadriven.TestData) string {
 			}
 			b.Write(f.Data)
 		case err := <-errs:
-			return failure(err)
+			return apiscenario.Failure(err)
 		case <-time.After(fsBudget):
 			return fmt.Sprintf("the stream did not end within %v; got %q", fsBudget, b.String())
 		}
@@ -67,14 +68,14 @@ func (e *agentEnv) handleLogs(d *datadriven.TestData) string {
 // fs-list alloc= path=: the entries of a dir, "<name> <size>" (dirs end
 // in /).
 func (e *agentEnv) handleFSList(d *datadriven.TestData) string {
-	onlyArgs(e.t, d, "alloc", "path")
+	apiscenario.OnlyArgs(e.t, d, "alloc", "path")
 	al, fail := e.fsAlloc(d)
 	if al == nil {
 		return fail
 	}
-	entries, _, err := e.c.AllocFS().List(al, mustArg(e.t, d, "path"), nil)
+	entries, _, err := e.c.AllocFS().List(al, apiscenario.MustArg(e.t, d, "path"), nil)
 	if err != nil {
-		return failure(err)
+		return apiscenario.Failure(err)
 	}
 	var out []string
 	for _, fi := range entries {
@@ -88,14 +89,14 @@ func (e *agentEnv) handleFSList(d *datadriven.TestData) string {
 
 // fs-stat alloc= path=: one file, "<name> <size>".
 func (e *agentEnv) handleFSStat(d *datadriven.TestData) string {
-	onlyArgs(e.t, d, "alloc", "path")
+	apiscenario.OnlyArgs(e.t, d, "alloc", "path")
 	al, fail := e.fsAlloc(d)
 	if al == nil {
 		return fail
 	}
-	fi, _, err := e.c.AllocFS().Stat(al, mustArg(e.t, d, "path"), nil)
+	fi, _, err := e.c.AllocFS().Stat(al, apiscenario.MustArg(e.t, d, "path"), nil)
 	if err != nil {
-		return failure(err)
+		return apiscenario.Failure(err)
 	}
 	return fileLine(fi)
 }
@@ -109,19 +110,19 @@ func fileLine(fi *api.AllocFileInfo) string {
 
 // fs-cat alloc= path=: a file's content, quoted.
 func (e *agentEnv) handleFSCat(d *datadriven.TestData) string {
-	onlyArgs(e.t, d, "alloc", "path")
+	apiscenario.OnlyArgs(e.t, d, "alloc", "path")
 	al, fail := e.fsAlloc(d)
 	if al == nil {
 		return fail
 	}
-	rc, err := e.c.AllocFS().Cat(al, mustArg(e.t, d, "path"), nil)
+	rc, err := e.c.AllocFS().Cat(al, apiscenario.MustArg(e.t, d, "path"), nil)
 	if err != nil {
-		return failure(err)
+		return apiscenario.Failure(err)
 	}
 	defer rc.Close()
 	b, err := io.ReadAll(rc)
 	if err != nil {
-		return failure(err)
+		return apiscenario.Failure(err)
 	}
 	return strconv.Quote(string(b))
 }

@@ -1,18 +1,13 @@
 package devagent
 
 import (
-	"errors"
-	"fmt"
 	"os"
-	"path/filepath"
-	"regexp"
 	"runtime"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/allocsim/allocsim/internal/apiscenario"
 	"github.com/cockroachdb/datadriven"
 	"github.com/hashicorp/nomad/api"
 )
@@ -30,8 +25,9 @@ import (
 // The command vocabulary is sim's API scenarios' (sim/api_scenarios_test.go)
 // where the two meet, with the same output conventions: IDs print as
 // labels (an alloc's as its name in angle brackets, the node's as <node>,
-// any other UUID as <id1>, <id2>, ...), an API error as its HTTP status
-// and body. What differs comes from the real clock: run-until polls the
+// any other UUID but the nil UUID as <id1>, <id2>, ...), an API error as
+// its HTTP status and body. The shared part is one copy, in
+// internal/apiscenario. What differs comes from the real clock: run-until polls the
 // API for at most within of wall-clock time (a bound, never an assertion
 // on durations), and nothing prints that depends on when it is read:
 // no time, no index, no status but the one a run-until waited for.
@@ -62,7 +58,7 @@ import (
 //	fs-cat alloc=<alloc> path=<path>
 //	close
 func TestDevAgentScenarios(t *testing.T) {
-	datadriven.Walk(t, "testdata/scenarios", func(t *testing.T, path string) {
+	apiscenario.Walk(t, "./cmd/conform/internal/devagent/", "testdata/scenarios", func(t *testing.T, _, path string) {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -70,13 +66,7 @@ func TestDevAgentScenarios(t *testing.T) {
 		if runtime.GOOS != "linux" && strings.Contains(string(b), "driver=raw_exec") {
 			t.Skip("raw_exec runs tasks on Linux only")
 		}
-		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-		t.Cleanup(func() {
-			if t.Failed() {
-				t.Logf("To reproduce: go test ./cmd/conform/internal/devagent/ -run '^TestDevAgentScenarios$/^%s$' -v", name)
-			}
-		})
-		e := &agentEnv{t: t, shown: map[string]shownEvent{}}
+		e := &agentEnv{t: t}
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			return e.handle(d)
 		})
@@ -86,28 +76,25 @@ func TestDevAgentScenarios(t *testing.T) {
 // agentEnv is one scenario's dev agent and the official client talking
 // to it over loopback.
 type agentEnv struct {
-	t     *testing.T
-	a     *Agent
-	c     *api.Client
-	ids   idLabels
-	shown map[string]shownEvent // by "<alloc ID>/<task>"
+	t      *testing.T
+	a      *Agent
+	c      *api.Client
+	ids    apiscenario.Labels
+	events apiscenario.EventLog // what events printed so far
 }
 
 // handle runs one directive and returns its output.
 func (e *agentEnv) handle(d *datadriven.TestData) string {
 	e.t.Helper()
-	if e.a == nil && d.Cmd != "start" {
-		d.Fatalf(e.t, "start the agent first")
+	out := agentCommands.Run(e.t, e, d, e.a != nil)
+	if e.a == nil {
+		return out
 	}
-	h, ok := agentCommands[d.Cmd]
-	if !ok {
-		d.Fatalf(e.t, "unknown command %q", d.Cmd)
-	}
-	return e.ids.redact(e.a, h(e, d))
+	return e.ids.Redact(out, e.a.NodeID(), e.a.srv)
 }
 
 // agentCommands maps each command to its handler.
-var agentCommands = map[string]func(*agentEnv, *datadriven.TestData) string{
+var agentCommands = apiscenario.Commands[*agentEnv]{
 	"start":     (*agentEnv).handleStart,
 	"close":     (*agentEnv).handleClose,
 	"metrics":   (*agentEnv).handleMetrics,
@@ -123,132 +110,13 @@ var agentCommands = map[string]func(*agentEnv, *datadriven.TestData) string{
 	"fs-cat":    (*agentEnv).handleFSCat,
 }
 
-// result is a call's output: ok, or its error (failure).
-func result(err error) string {
-	if err != nil {
-		return failure(err)
-	}
-	return "ok"
-}
-
-// failure prints an API error as its status and body (API-1), any other
-// error as is.
-func failure(err error) string {
-	var ue api.UnexpectedResponseError
-	if errors.As(err, &ue) {
-		return fmt.Sprintf("%d %s", ue.StatusCode(), body(ue.Body()))
-	}
-	return "error: " + err.Error()
-}
-
-// body is a response body as it prints: quoted if it has a newline or tab.
-func body(s string) string {
-	if strings.ContainsAny(s, "\n\t") {
-		return strconv.Quote(s)
-	}
-	return s
-}
-
 // allocID resolves an alloc argument: an alloc's name, a label or an ID.
-func (e *agentEnv) allocID(ref string) string {
-	if a := e.a.srv.AllocByName(ref); a != nil {
-		return a.ID
-	}
-	if id, ok := e.ids.id(ref); ok {
-		return id
-	}
-	return ref
-}
-
-// arg returns the value of key, or def if the directive does not give it.
-func arg(t *testing.T, d *datadriven.TestData, key, def string) string {
-	t.Helper()
-	a, ok := d.Arg(key)
-	if !ok {
-		return def
-	}
-	return a.SingleVal(t)
-}
-
-// mustArg returns the value of key, which the directive must give.
-func mustArg(t *testing.T, d *datadriven.TestData, key string) string {
-	t.Helper()
-	a, ok := d.Arg(key)
-	if !ok {
-		d.Fatalf(t, "%s: missing argument %s", d.Cmd, key)
-	}
-	return a.SingleVal(t)
-}
-
-// onlyArgs fails on an argument the command does not take.
-func onlyArgs(t *testing.T, d *datadriven.TestData, keys ...string) {
-	t.Helper()
-	for _, a := range d.CmdArgs {
-		if !slices.Contains(keys, a.Key) {
-			d.Fatalf(t, "%s: unknown argument %q (takes %s)", d.Cmd, a.Key, strings.Join(keys, ", "))
-		}
-	}
-}
-
-// uuidPattern matches an ID in output: a UUID, lower case.
-var uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-
-// isUUID reports whether s is one well-formed UUID.
-func isUUID(s string) bool {
-	return len(s) == 36 && uuidPattern.MatchString(strings.ToLower(s))
-}
-
-// idLabels prints IDs as labels.
-type idLabels struct {
-	label map[string]string // ID -> label
-	ids   map[string]string // label -> ID
-	n     int               // UUIDs labelled <idN>
-}
-
-// set labels id, unless it has a label already.
-func (l *idLabels) set(id, label string) {
-	if l.label == nil {
-		l.label, l.ids = map[string]string{}, map[string]string{}
-	}
-	if _, ok := l.label[id]; ok {
-		return
-	}
-	for n := 2; l.ids[label] != ""; n++ {
-		label = fmt.Sprintf("%s#%d>", strings.TrimSuffix(label, ">"), n)
-	}
-	l.label[id], l.ids[label] = label, id
-}
-
-// id is the ID of label.
-func (l *idLabels) id(label string) (string, bool) {
-	id, ok := l.ids[label]
-	return id, ok
-}
-
-// redact replaces every alloc ID, the node ID and every other UUID in s
-// by its label.
-func (l *idLabels) redact(a *Agent, s string) string {
-	if a == nil {
-		return s
-	}
-	l.set(a.NodeID(), "<node>")
-	for _, al := range a.srv.Allocs() {
-		l.set(al.ID, "<"+al.Name+">")
-	}
-	return uuidPattern.ReplaceAllStringFunc(s, func(id string) string {
-		if label, ok := l.label[id]; ok {
-			return label
-		}
-		l.n++
-		l.set(id, fmt.Sprintf("<id%d>", l.n))
-		return l.label[id]
-	})
-}
+func (e *agentEnv) allocID(ref string) string { return e.ids.AllocID(ref, e.a.srv) }
 
 // within is run-until's bound: within=, else 10 s.
 func within(t *testing.T, d *datadriven.TestData) time.Duration {
 	t.Helper()
-	v := arg(t, d, "within", "10s")
+	v := apiscenario.Arg(t, d, "within", "10s")
 	w, err := time.ParseDuration(v)
 	if err != nil {
 		d.Fatalf(t, "within: %v", err)
