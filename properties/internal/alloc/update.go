@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
@@ -80,6 +81,8 @@ func (c *updateChecker) settled(v *prop.View) {
 			v.Violatef(c.alloc, "", "Alloc().AllocModifyIndex", got, "not the older update's (dropped: a newer one was queued)")
 		case c.ignored != 0 && got != c.ignored:
 			v.Violatef(c.alloc, "", "Alloc().AllocModifyIndex", got, c.ignored)
+		case v.Phase == prop.Final && c.stop != nil && got < c.stop.AllocModifyIndex:
+			v.Violatef(c.alloc, "", "Alloc().AllocModifyIndex at the end (AR-1: the latest server alloc)", got, fmt.Sprint("at least ", c.stop.AllocModifyIndex, " (the stop handed to the runner)"))
 		}
 	}
 	if v.Phase == prop.Final {
