@@ -20,7 +20,6 @@ import (
 // (SCHED-8's first error).
 const badZone = "Mars/Olympus"
 
-
 // evalError: PAUSE-9 through the update path. Admission rejects a schedule
 // that cannot be evaluated (SCHED-1), so the suite hands the runner an
 // in-place update (World.Do, as AR-10's property does) whose schedule's
