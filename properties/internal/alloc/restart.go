@@ -1,15 +1,22 @@
 package alloc
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/properties/internal/sched/oracle"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
+	"github.com/allocsim/allocsim/sim/trace"
 )
 
 // restartPolicy: AR-7 decisions replayed on a model/restart Tracker per
@@ -315,4 +322,241 @@ func describe(d restart.Decision) string {
 		s += " in " + d.Delay.String()
 	}
 	return s
+}
+
+// restartAPI: AR-1's RestartTask, RestartRunning and RestartAll, called
+// on the runner at one drawn instant (a world action). Task a runs until
+// stopped, b (if drawn) exits 0 and waits dead for an alloc restart
+// (AR-6), c (if drawn) stays pending in a blocking driver start; the
+// policy allows no restarts, so an exit the restart policy decided would
+// fail the task. Every task the call selects (RestartTask: the named one,
+// if running or dead; RestartRunning: the running ones; RestartAll: the
+// running and dead ones) gets `Restart Signaled` at the call; a running
+// one then exits and restarts with no attempt used (`Terminated`,
+// `Restarting` `Task restarting in 0s`, `Started`, AR-7 (2)); a dead one
+// becomes pending and starts again. A task not selected gets no event,
+// and a pending task named by RestartTask is refused.
+var restartAPI = prop.Property{
+	ID:    "AR-1/restart-api",
+	Specs: []string{"AR-1", "AR-7", "AR-6"},
+	Doc:   "RestartTask, RestartRunning and RestartAll append Restart Signaled to exactly the tasks they select, restart running ones with no attempt used (Restarting in 0s) and dead ones from pending",
+	Draw: func(d *prop.Drawer, _ prop.Env) scenario.Scenario {
+		tasks := []*structs.Task{mkTask("a", "main", runCfg(0, 0, d.Duration("a kill after", 100*time.Millisecond, 2*time.Second, 100*time.Millisecond)), 3*time.Second)}
+		if d.Bool("b") {
+			cfg := runCfg(d.Duration("b run for", 2*time.Second, 15*time.Second, time.Second), 0, 0)
+			if block := d.Duration("b start block", 0, 3*time.Second, time.Second); block > 0 {
+				cfg["start_block_for"] = block.String()
+			}
+			tasks = append(tasks, mkTask("b", "main", cfg, 3*time.Second))
+		}
+		if d.Bool("c") {
+			cfg := runCfg(0, 0, 0)
+			cfg["start_block_for"] = "1h"
+			tasks = append(tasks, mkTask("c", "main", cfg, 3*time.Second))
+		}
+		policy := structs.NewRestartPolicy(0, 5*time.Minute, time.Second, structs.RestartPolicyModeFail)
+		j := mkJob("job1", structs.JobTypeBatch, policy, tasks...)
+		// The call, as data the checker reads back (and a replay prints).
+		j.Meta = map[string]string{
+			metaRestartOp: prop.Pick(d, "restart op", restartOps),
+			metaRestartAt: d.Duration("restart at", 25*time.Second, 40*time.Second, time.Second).String(),
+		}
+		if d.Bool("restart reason") {
+			j.Meta[metaRestartReason] = "suite restart"
+		}
+		return mkScenario(d, 2*time.Minute, j)
+	},
+	Situations: []prop.Situation{
+		{Name: "running-restarted", Doc: "a running task restarted: Terminated, Restarting in 0s, Started"},
+		{Name: "dead-restarted", Doc: "a dead task waiting for an alloc restart restarted: pending, Started"},
+		{Name: "dead-restarted-pending", Doc: "a restarted dead task seen pending while its start blocks"},
+		{Name: "pending-refused", Doc: "RestartTask of a pending task: refused, no event"},
+		{Name: "left-alone", Doc: "a task the call does not select: no event"},
+		{Name: "with-reason", Doc: "a caller's event with a RestartReason: its DisplayMessage"},
+	},
+	New: func(sc scenario.Scenario) prop.Checker {
+		meta := sc.Jobs[0].Job.Meta
+		at, _ := time.ParseDuration(meta[metaRestartAt])
+		c := &restartAPIChecker{at: sc.Start.Add(at), op: meta[metaRestartOp], reason: meta[metaRestartReason]}
+		return prop.Checks{OnSettled: c.settled, OnFinal: c.final}
+	},
+}
+
+// restartOps are the calls restartAPI makes, by the name drawn.
+var restartOps = []string{"task a", "task b", "task c", "running", "all"}
+
+// The job meta keys restartAPI's draw leaves for its checker.
+const (
+	metaRestartOp     = "suite_restart_op"
+	metaRestartAt     = "suite_restart_at"
+	metaRestartReason = "suite_restart_reason"
+)
+
+type restartAPIChecker struct {
+	at     time.Time
+	op     string
+	reason string
+	called bool
+	calAt  time.Time
+	alloc  string
+	err    error
+	want   map[string]string   // task → its state at the call, for the selected tasks
+	seen   map[string][]string // task → the events and states seen since the call
+}
+
+func (c *restartAPIChecker) settled(v *prop.View) {
+	if c.called {
+		c.observe(v)
+		return
+	}
+	if v.Now().Before(c.at) {
+		return
+	}
+	allocs := v.Allocs()
+	if len(allocs) != 1 {
+		return
+	}
+	a := allocs[0]
+	ar := v.World.AllocRunner(a.ID)
+	if ar == nil || a.ClientStatus != structs.AllocClientStatusRunning {
+		return
+	}
+	c.called, c.calAt, c.alloc = true, v.Now(), a.ID
+	c.want, c.seen = map[string]string{}, map[string][]string{}
+	selected := func(name, state string) bool {
+		switch c.op {
+		case "running":
+			return state == structs.TaskStateRunning
+		case "all":
+			return state != structs.TaskStatePending
+		}
+		return c.op == "task "+name && state != structs.TaskStatePending
+	}
+	for name, ts := range a.TaskStates {
+		if ts != nil && selected(name, ts.State) {
+			c.want[name] = ts.State
+		}
+	}
+	var ev *structs.TaskEvent
+	if c.reason != "" {
+		ev = &structs.TaskEvent{Type: structs.TaskRestartSignal}
+		ev.SetRestartReason(c.reason)
+	}
+	v.World.Do(func() {
+		switch c.op {
+		case "running":
+			c.err = ar.RestartRunning(ev)
+		case "all":
+			c.err = ar.RestartAll(ev)
+		default:
+			c.err = ar.RestartTask(c.op[len("task "):], ev)
+		}
+	})
+	named := strings.TrimPrefix(c.op, "task ")
+	switch {
+	case named != c.op && a.TaskStates[named] == nil:
+		// the task was not drawn: the call's error is not what is checked
+	case named != c.op && c.want[named] == "":
+		v.Reach("pending-refused")
+		if c.err == nil {
+			v.Violatef(a.ID, named, "RestartTask of a pending task", "nil error", "an error (Task not running): no live or dead run to restart")
+		}
+	case c.err != nil:
+		v.Violatef(a.ID, "", c.op+" restart error", c.err, "nil: every selected task is running or dead, pending ones are left alone")
+	}
+}
+
+// observe collects, per task, the restart-relevant events after the
+// call and checks each task's sequence so far; a dead task restarted is
+// pending until it starts again (AR-6), at every settled instant.
+func (c *restartAPIChecker) observe(v *prop.View) {
+	for _, r := range v.New {
+		if r.Alloc != c.alloc || r.At.Before(c.calAt) || r.Kind != trace.KindTaskEvent {
+			continue
+		}
+		switch r.Msg {
+		case structs.TaskRestartSignal, structs.TaskRestarting:
+			c.seen[r.Task] = append(c.seen[r.Task], r.Msg+" "+strconv.Quote(oracle.EventOf(r).Display))
+		case structs.TaskTerminated, structs.TaskNotRestarting, structs.TaskStarted:
+			c.seen[r.Task] = append(c.seen[r.Task], r.Msg)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.seen)) {
+		if c.mismatch(v, name, c.seen[name]) {
+			return
+		}
+	}
+	a := v.Alloc(c.alloc)
+	for _, name := range slices.Sorted(maps.Keys(c.want)) {
+		seen := c.seen[name]
+		if c.want[name] != structs.TaskStateDead || len(seen) != 1 || a == nil || a.TaskStates[name] == nil {
+			continue
+		}
+		if st := a.TaskStates[name].State; st != structs.TaskStatePending {
+			v.Violatef(c.alloc, name, "state of a dead task restarted by "+c.op+", before it started again (AR-6)", st, structs.TaskStatePending)
+			return
+		}
+		v.Reach("dead-restarted-pending")
+	}
+}
+
+// expected is the event sequence a selected task shows after the call
+// (its first events; what follows is the task's normal life).
+func (c *restartAPIChecker) expected(name string) []string {
+	signaled := structs.TaskRestartSignal + " " + strconv.Quote(cmp.Or(c.reason, "Task signaled to restart"))
+	switch c.want[name] {
+	case structs.TaskStateRunning:
+		return []string{signaled, structs.TaskTerminated, structs.TaskRestarting + ` "Task restarting in 0s"`, structs.TaskStarted}
+	case structs.TaskStateDead:
+		return []string{signaled, structs.TaskStarted}
+	}
+	return nil
+}
+
+func (c *restartAPIChecker) mismatch(v *prop.View, name string, seen []string) bool {
+	want := c.expected(name)
+	if want == nil {
+		if len(seen) > 0 && strings.HasPrefix(seen[0], structs.TaskRestartSignal) {
+			v.Violatef(c.alloc, name, "event after "+c.op+" restart", seen[0], "none: the call does not select the task (AR-1)")
+			return true
+		}
+		return false
+	}
+	for i := range min(len(seen), len(want)) {
+		if seen[i] != want[i] {
+			v.Violatef(c.alloc, name, fmt.Sprintf("after %s restart of a %s task (AR-1, AR-7 (2)): event %d", c.op, c.want[name], i+1),
+				strings.Join(seen[:i+1], ", "), strings.Join(want, ", "))
+			return true
+		}
+	}
+	if len(seen) >= len(want) {
+		switch c.want[name] {
+		case structs.TaskStateRunning:
+			v.Reach("running-restarted")
+		case structs.TaskStateDead:
+			v.Reach("dead-restarted")
+		}
+		if c.reason != "" {
+			v.Reach("with-reason")
+		}
+	}
+	return false
+}
+
+func (c *restartAPIChecker) final(v *prop.View) {
+	if !c.called {
+		return
+	}
+	for name, st := range c.want {
+		want := c.expected(name)
+		if len(c.seen[name]) < len(want) {
+			v.Violatef(c.alloc, name, "after "+c.op+" restart of a "+st+" task (AR-1)", cmp.Or(strings.Join(c.seen[name], ", "), "nothing"), strings.Join(want, ", "))
+			return
+		}
+	}
+	for name := range v.Alloc(c.alloc).TaskStates {
+		if c.want[name] == "" {
+			v.Reach("left-alone")
+		}
+	}
 }

@@ -12,7 +12,7 @@ import (
 
 // Properties lists the package's properties in suite order.
 func Properties() []prop.Property {
-	return []prop.Property{clientStatus, restartPolicy, killOrder, killRules, lifecycleStartOrder, updateQueue, runnerAPI, eventsNewest10, eventMessagesExact}
+	return []prop.Property{clientStatus, restartPolicy, restartAPI, killOrder, killRules, lifecycleStartOrder, updateQueue, destroyAPI, eventsNewest10, eventMessagesExact}
 }
 
 // clientStatus: AR-8 at every settled instant. Crashes are left out: a
@@ -22,7 +22,7 @@ var clientStatus = prop.Property{
 	ID:       "AR-8/client-status-every-instant",
 	Profiles: prop.Full | prop.ClientCommunication,
 	Specs:    []string{"AR-8", "DATA-6"},
-	Doc:      "every alloc's ClientStatus and ClientDescription follow from its task states at every settled instant",
+	Doc:      "every alloc's ClientStatus and ClientDescription follow from its task states at every settled instant; running tasks have StartedAt, dead ones FinishedAt, and every task of a client-terminal alloc has FinishedAt",
 	Faults: []faults.Class{faults.DriverStartDelay, faults.DriverStartFailure, faults.DriverExit,
 		faults.DriverStopHang, faults.CSIMountFailure, faults.CSIMountLatency, faults.RPCLatency},
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
@@ -54,9 +54,35 @@ var clientStatus = prop.Property{
 					v.Violatef(a.ID, "", "ClientDescription", a.ClientDescription, desc)
 					return
 				}
+				if stampsMissing(v, a) {
+					return
+				}
 			}
 		}}
 	},
+}
+
+// stampsMissing reports (and records) a task state of a whose instants
+// contradict its state: entering running sets StartedAt, dead sets
+// FinishedAt (DATA-6), and a client-terminal alloc gives every task a
+// FinishedAt (AR-8).
+func stampsMissing(v *prop.View, a *structs.Allocation) bool {
+	for _, name := range structs.SortedTaskNames(a.TaskStates) {
+		s := a.TaskStates[name]
+		switch {
+		case s == nil:
+		case s.State == structs.TaskStateRunning && s.StartedAt.IsZero():
+			v.Violatef(a.ID, name, "StartedAt of a running task (DATA-6)", "zero", "the instant it entered running")
+		case s.State == structs.TaskStateDead && s.FinishedAt.IsZero():
+			v.Violatef(a.ID, name, "FinishedAt of a dead task (DATA-6)", "zero", "the instant it died")
+		case a.ClientTerminal() && s.FinishedAt.IsZero():
+			v.Violatef(a.ID, name, "FinishedAt of a "+s.State+" task in a "+a.ClientStatus+" alloc (AR-8)", "zero", "set: a client-terminal alloc gives every task a FinishedAt")
+		default:
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // reachStatus counts which AR-8 rule a's task states select, and a

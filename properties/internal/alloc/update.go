@@ -90,6 +90,8 @@ func (c *updateChecker) settled(v *prop.View) {
 			}
 		case c.ignored != 0 && got != c.ignored:
 			v.Violatef(c.alloc, "", "Alloc().AllocModifyIndex", got, c.ignored)
+		case v.Phase == prop.Final && c.stop != nil && got < c.stop.AllocModifyIndex:
+			v.Violatef(c.alloc, "", "Alloc().AllocModifyIndex at the end (AR-1: the latest server alloc)", got, fmt.Sprint("at least ", c.stop.AllocModifyIndex, " (the stop handed to the runner)"))
 		}
 	}
 	if v.Phase == prop.Final {

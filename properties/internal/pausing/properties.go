@@ -20,7 +20,7 @@ const (
 
 // Properties lists the package's properties in suite order.
 func Properties() []prop.Property {
-	return []prop.Property{apiStates, eventsExact, stopAtWindowEnd, noAttempt, scheduleChange, restoreOverrides, signals}
+	return []prop.Property{apiStates, eventsExact, stopAtWindowEnd, noAttempt, scheduleChange, restoreOverrides, signals, evalError}
 }
 
 // windowed draws a scheduled task whose windows open and close within a
