@@ -76,7 +76,7 @@ func renderReport(in reportInput) string {
 	p("# Mutation testing of the reference runner\n\n")
 	switch {
 	case r.Sample >= 300:
-		p("> **Sample of %d.** Mutants that compile, drawn with seed %d from the %d generated: the score is this sample's, an estimate of the whole runner's within about five points (95 %).\n\n",
+		p("> **Sample of %d.** Mutants that compile, drawn with seed %d from the %d generated: the score is this sample's, an estimate of the whole runner's within about five points (95 %%).\n\n",
 			r.Sample, r.Seed, r.Generated)
 	case r.Sample > 0:
 		p("> **SAMPLE.** %d mutants that compile, drawn with seed %d from the %d generated: the score below is this sample's, an estimate with a wide margin, not the runner's. The full run (`make mutation`, 300 or more) is still to come.\n\n",
