@@ -31,11 +31,7 @@ func checkPrerunMounted(v *prop.View) {
 	for _, r := range v.Records() {
 		k := key{r.Alloc, inc}
 		switch {
-		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientStart:
-			var d struct{ Incarnation int }
-			if json.Unmarshal(r.Data, &d) == nil && d.Incarnation > 0 {
-				inc = d.Incarnation
-			}
+		case startsIncarnation(r, &inc):
 		case inc == 0 || r.Kind != trace.KindPort:
 		case r.Op == trace.PortCSIMount && r.Msg == "ok":
 			if mounted[k] == nil {
@@ -96,11 +92,7 @@ func checkSetupFailureCause(v *prop.View) {
 	for _, r := range v.Records() {
 		k := key{r.Alloc, inc}
 		switch {
-		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientStart:
-			var d struct{ Incarnation int }
-			if json.Unmarshal(r.Data, &d) == nil && d.Incarnation > 0 {
-				inc = d.Incarnation
-			}
+		case startsIncarnation(r, &inc):
 		case r.Kind == trace.KindPort && (r.Op == trace.PortCSIMount || r.Op == trace.PortAllocDirBuild) && strings.HasPrefix(r.Msg, "error"):
 			if _, ok := firstFailure[k]; !ok {
 				firstFailure[k] = r.At
@@ -122,4 +114,17 @@ func checkSetupFailureCause(v *prop.View) {
 			Want: "none: Setup Failure reports a prerun hook's error, and csi_hook's prerun fails only when a mount fails (AR-4, HOOKRES-2)"})
 		return
 	}
+}
+
+// startsIncarnation reports whether r is a client start, setting *inc to
+// the incarnation it starts.
+func startsIncarnation(r trace.Record, inc *int) bool {
+	if r.Kind != trace.KindWorld || r.Msg != trace.MsgClientStart {
+		return false
+	}
+	var d struct{ Incarnation int }
+	if json.Unmarshal(r.Data, &d) == nil && d.Incarnation > 0 {
+		*inc = d.Incarnation
+	}
+	return true
 }
