@@ -263,7 +263,7 @@ func withDefaults(cfg Config) (Config, error) {
 		cfg.Profile = schedule.ProfileEnt
 	case schedule.ProfileEnt, schedule.ProfileCE:
 	default:
-		return cfg, fmt.Errorf(fmtBadProfile, cfg.Profile)
+		return cfg, fmt.Errorf("unknown profile %q: want ent or ce", cfg.Profile)
 	}
 	if cfg.LocalZone == nil {
 		cfg.LocalZone = time.UTC

@@ -79,7 +79,7 @@ func wireCopies(method string, args, reply any) (in, out any, err error) {
 	at, rt := reflect.TypeOf(args), reflect.TypeOf(reply)
 	if at == nil || at.Kind() != reflect.Pointer || rt == nil || rt.Kind() != reflect.Pointer ||
 		reflect.ValueOf(args).IsNil() || reflect.ValueOf(reply).IsNil() {
-		return nil, nil, fmt.Errorf(fmtNotPointers, method, args, reply)
+		return nil, nil, fmt.Errorf("rpc %s: args (%T) and reply (%T) must be non-nil pointers", method, args, reply)
 	}
 	in = reflect.New(at.Elem()).Interface()
 	if err := copyInto(method, args, in); err != nil {

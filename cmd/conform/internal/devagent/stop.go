@@ -50,7 +50,7 @@ func (a *Agent) stopAllocs() error {
 		}
 	}
 	if len(left) > 0 {
-		return fmt.Errorf(fmtStopTimeout, a.cfg.StopTimeout, strings.Join(left, ", "))
+		return fmt.Errorf("allocs still running after %v: %s", a.cfg.StopTimeout, strings.Join(left, ", "))
 	}
 	return nil
 }
@@ -89,7 +89,7 @@ func (a *Agent) shutdownClient() error {
 		}
 	}
 	if len(left) > 0 {
-		return fmt.Errorf(fmtShutdownTimeout, a.cfg.StopTimeout, strings.Join(left, ", "))
+		return fmt.Errorf("alloc runners still shutting down after %v: %s", a.cfg.StopTimeout, strings.Join(left, ", "))
 	}
 	return nil
 }
