@@ -19,12 +19,25 @@ import (
 // on how long anything took).
 const streamBudget = 10 * time.Second
 
-// collect gathers the official client's frames until the stream ends.
-func collect(t *testing.T, frames <-chan *api.StreamFrame, errs <-chan error) []*api.StreamFrame {
+// frameStream reads the two channels AllocFS.Logs and Stream return.
+// Stream sends its error (io.EOF at the end) and then closes frames,
+// which may still hold frames: they come first, so that no frame is lost
+// to a select that picks the error.
+type frameStream struct {
+	frames <-chan *api.StreamFrame
+	errs   <-chan error
+}
+
+func openStream(frames <-chan *api.StreamFrame, errs <-chan error) *frameStream {
+	return &frameStream{frames: frames, errs: errs}
+}
+
+// collect reads frames until the stream ends.
+func (s *frameStream) collect(t *testing.T) []*api.StreamFrame {
 	t.Helper()
 	var out []*api.StreamFrame
 	for {
-		f, ok := next(t, frames, errs)
+		f, ok := s.next(t)
 		if !ok {
 			return out
 		}
@@ -32,20 +45,44 @@ func collect(t *testing.T, frames <-chan *api.StreamFrame, errs <-chan error) []
 	}
 }
 
-// next is the next frame, false once the stream has ended without error
-// (the Logs channel closed, or Stream's io.EOF).
-func next(t *testing.T, frames <-chan *api.StreamFrame, errs <-chan error) (*api.StreamFrame, bool) {
+// frame is the next frame; the stream must not have ended.
+func (s *frameStream) frame(t *testing.T) *api.StreamFrame {
 	t.Helper()
-	select {
-	case f, ok := <-frames:
-		return f, ok
-	case err := <-errs:
-		if err == io.EOF {
-			return nil, false
+	f, ok := s.next(t)
+	if !ok {
+		t.Fatal("the stream ended; want one more frame")
+	}
+	return f
+}
+
+// next is the next frame, false once the stream has ended without error
+// (Logs closed its channel, or Stream sent io.EOF and closed it).
+func (s *frameStream) next(t *testing.T) (*api.StreamFrame, bool) {
+	t.Helper()
+	budget := time.After(streamBudget)
+	for s.frames != nil {
+		select {
+		case f, ok := <-s.frames:
+			if ok {
+				return f, true
+			}
+			s.frames = nil
+		case err := <-s.errs:
+			s.errs = nil
+			if err != io.EOF {
+				t.Fatalf("stream error: %v", err)
+			}
+		case <-budget:
+			t.Fatal("no frame within the budget")
 		}
-		t.Fatalf("stream error: %v", err)
-	case <-time.After(streamBudget):
-		t.Fatal("no frame within the budget")
+	}
+	select { // a request that failed has no frames channel, only its error
+	case err := <-s.errs:
+		s.errs = nil
+		if err != io.EOF {
+			t.Fatalf("stream error: %v", err)
+		}
+	default:
 	}
 	return nil, false
 }
@@ -74,8 +111,7 @@ func TestFSLogs(t *testing.T) {
 	r.write(t, "alloc/logs/api.stdout.", "junk")
 	logs := func(task, typ, origin string, offset int64) []*api.StreamFrame {
 		t.Helper()
-		frames, errs := r.api.AllocFS().Logs(local, false, task, typ, origin, offset, make(chan struct{}), nil)
-		return collect(t, frames, errs)
+		return openStream(r.api.AllocFS().Logs(local, false, task, typ, origin, offset, make(chan struct{}), nil)).collect(t)
 	}
 
 	got := logs("web", "stdout", api.OriginStart, 0)
@@ -127,24 +163,24 @@ func TestFSLogsFollow(t *testing.T) {
 	})
 	r := newFSRig(t)
 	r.write(t, "alloc/logs/web.stdout.0", "one\n")
-	frames, errs := r.api.AllocFS().Logs(local, true, "web", "stdout", api.OriginStart, 0, make(chan struct{}), nil)
-	f, ok := next(t, frames, errs)
+	s := openStream(r.api.AllocFS().Logs(local, true, "web", "stdout", api.OriginStart, 0, make(chan struct{}), nil))
+	f, ok := s.next(t)
 	must.True(t, ok)
 	must.Eq(t, api.StreamFrame{File: "alloc/logs/web.stdout.0", Data: []byte("one\n"), Offset: 4}, *f)
 
 	r.appendTo(t, "alloc/logs/web.stdout.0", "two\n")
-	f, ok = next(t, frames, errs)
+	f, ok = s.next(t)
 	must.True(t, ok)
 	must.Eq(t, api.StreamFrame{File: "alloc/logs/web.stdout.0", Data: []byte("two\n"), Offset: 8}, *f)
 
 	r.write(t, "alloc/logs/web.stdout.1", "three\n")
-	f, ok = next(t, frames, errs)
+	f, ok = s.next(t)
 	must.True(t, ok)
 	must.Eq(t, api.StreamFrame{File: "alloc/logs/web.stdout.1", Data: []byte("three\n"), Offset: 6}, *f)
 
 	r.appendTo(t, "alloc/logs/web.stdout.1", "four\n")
 	r.runner.setState("web", "dead")
-	rest := collect(t, frames, errs) // ends: the task is dead
+	rest := s.collect(t) // ends: the task is dead
 	must.Eq(t, "four\n", data(rest))
 	must.Eq(t, 0, r.runner.listenerCount())
 }
@@ -154,17 +190,17 @@ func TestFSLogsFollow(t *testing.T) {
 // is and ends.
 func TestFSLogsFollowFirstFile(t *testing.T) {
 	r := newFSRig(t)
-	frames, errs := r.api.AllocFS().Logs(local, true, "api", "stderr", api.OriginStart, 0, make(chan struct{}), nil)
+	s := openStream(r.api.AllocFS().Logs(local, true, "api", "stderr", api.OriginStart, 0, make(chan struct{}), nil))
 	r.write(t, "alloc/logs/api.stderr.0", "late\n")
-	f, ok := next(t, frames, errs)
+	f, ok := s.next(t)
 	must.True(t, ok)
 	must.Eq(t, "late\n", string(f.Data))
 	r.runner.setState("api", "dead")
-	must.Len(t, 0, collect(t, frames, errs))
+	must.Len(t, 0, s.collect(t))
 
 	r.write(t, "alloc/logs/api.stdout.0", "done\n")
-	frames, errs = r.api.AllocFS().Logs(local, true, "api", "stdout", api.OriginStart, 0, make(chan struct{}), nil)
-	must.Eq(t, "done\n", data(collect(t, frames, errs)))
+	s = openStream(r.api.AllocFS().Logs(local, true, "api", "stdout", api.OriginStart, 0, make(chan struct{}), nil))
+	must.Eq(t, "done\n", data(s.collect(t)))
 
 	// Dead and nothing written: an empty stream.
 	r.runner.setState("web", "dead")
@@ -203,11 +239,11 @@ func TestFSLogsFollowDisconnect(t *testing.T) {
 func TestFSLogsFollowShutdown(t *testing.T) {
 	r := newFSRig(t)
 	r.write(t, "alloc/logs/web.stdout.0", "x\n")
-	frames, errs := r.api.AllocFS().Logs(local, true, "web", "stdout", api.OriginStart, 0, make(chan struct{}), nil)
-	_, ok := next(t, frames, errs)
+	s := openStream(r.api.AllocFS().Logs(local, true, "web", "stdout", api.OriginStart, 0, make(chan struct{}), nil))
+	_, ok := s.next(t)
 	must.True(t, ok)
 	close(r.runner.shutdown)
-	must.Len(t, 0, collect(t, frames, errs))
+	must.Len(t, 0, s.collect(t))
 }
 
 // TestFSStream: the stream endpoint (`alloc fs -f`) follows one file, with
@@ -222,26 +258,26 @@ func TestFSStream(t *testing.T) {
 	must.Eq(t, http.StatusOK, code)
 	must.Eq(t, "789", body)
 
-	frames, errs := r.api.AllocFS().Stream(local, p, api.OriginEnd, 4, make(chan struct{}), nil)
-	f, ok := next(t, frames, errs)
+	s := openStream(r.api.AllocFS().Stream(local, p, api.OriginEnd, 4, make(chan struct{}), nil))
+	f, ok := s.next(t)
 	must.True(t, ok)
 	must.Eq(t, api.StreamFrame{File: p, Data: []byte("6789"), Offset: 10}, *f)
 
 	r.appendTo(t, p, "ab")
-	f, _ = next(t, frames, errs)
+	f = s.frame(t)
 	must.Eq(t, api.StreamFrame{File: p, Data: []byte("ab"), Offset: 12}, *f)
 
 	must.NoError(t, os.WriteFile(filepath.Join(r.dir.AllocDirPath(), p), []byte("new"), 0o666))
-	f, _ = next(t, frames, errs)
+	f = s.frame(t)
 	must.Eq(t, api.StreamFrame{File: p, FileEvent: "file truncated"}, *f)
-	f, _ = next(t, frames, errs)
+	f = s.frame(t)
 	must.Eq(t, api.StreamFrame{File: p, Data: []byte("new"), Offset: 3}, *f)
 
 	must.NoError(t, os.Remove(filepath.Join(r.dir.AllocDirPath(), p)))
-	f, _ = next(t, frames, errs)
+	f = s.frame(t)
 	must.Eq(t, api.StreamFrame{File: p, FileEvent: "file deleted", Offset: 3}, *f)
-	must.Len(t, 0, collect(t, frames, errs))
+	must.Len(t, 0, s.collect(t))
 
-	_, errs = r.api.AllocFS().Stream(local, "web/secrets", api.OriginStart, 0, make(chan struct{}), nil)
+	_, errs := r.api.AllocFS().Stream(local, "web/secrets", api.OriginStart, 0, make(chan struct{}), nil)
 	must.Eq(t, wantCode(400, `file "web/secrets" is a directory`), (<-errs).Error())
 }
