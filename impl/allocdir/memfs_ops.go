@@ -149,8 +149,18 @@ func (m *MemFS) writeFile(name string, data []byte, perm fs.FileMode) error {
 	defer m.mu.Unlock()
 	p := name
 	for range maxSymlinks {
-		n, _, err := m.node("open", p, true)
+		if strings.HasSuffix(p, string(filepath.Separator)) {
+			// Creating with a trailing slash (a link to "x/") is EISDIR
+			// before the last name is looked up, as Linux's open does.
+			return &fs.PathError{Op: "open", Path: name, Err: syscall.EISDIR}
+		}
+		n, real, err := m.node("open", p, false) // the last name: one link at a time
 		switch {
+		case err == nil && n.mode&fs.ModeSymlink != 0:
+			if p = n.target; !filepath.IsAbs(p) {
+				p = filepath.Dir(real) + string(filepath.Separator) + p // ".." stays physical
+			}
+			continue
 		case err == nil && n.entries != nil:
 			return &fs.PathError{Op: "open", Path: name, Err: syscall.EISDIR}
 		case err == nil:
@@ -158,22 +168,13 @@ func (m *MemFS) writeFile(name string, data []byte, perm fs.FileMode) error {
 			return nil
 		case !errors.Is(err, fs.ErrNotExist):
 			return pathError("open", name, err)
-		case strings.HasSuffix(p, string(filepath.Separator)):
-			return &fs.PathError{Op: "open", Path: name, Err: syscall.EISDIR} // a link to "x/"
 		}
 		dir, real, err := m.parent("open", p)
 		if err != nil {
 			return pathError("open", name, err)
 		}
-		link, ok := dir.entries[filepath.Base(real)]
-		if !ok {
-			m.add(dir, filepath.Base(real), &memNode{mode: perm & permBits, data: bytes.Clone(data)})
-			return nil
-		}
-		// A dangling symlink: create its target.
-		if p = link.target; !filepath.IsAbs(p) {
-			p = filepath.Dir(real) + string(filepath.Separator) + p // ".." stays physical
-		}
+		m.add(dir, filepath.Base(real), &memNode{mode: perm & permBits, data: bytes.Clone(data)})
+		return nil
 	}
 	return &fs.PathError{Op: "open", Path: name, Err: syscall.ELOOP}
 }
