@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -43,6 +44,11 @@ func verdict(err error) string {
 	return err.Error()
 }
 
+// regressionSteps bounds a regression run's settled instants, as the
+// suite's check budget does (properties.DefaultCheckBudget): a seed that
+// once made a run grow without end fails here instead of hanging.
+const regressionSteps = 200_000
+
 // runVerdict runs sc with the reference runner in a bubble of its own and
 // returns its verdict and trace.
 func runVerdict(t *testing.T, sc scenario.Scenario) (string, []byte) {
@@ -50,11 +56,23 @@ func runVerdict(t *testing.T, sc scenario.Scenario) (string, []byte) {
 	var v string
 	var out []byte
 	Test(t, WatchConfig{}, func(t *testing.T) {
-		w, err := Run(Config{Scenario: sc, Factory: referenceFactory()})
-		if w == nil {
+		w, err := New(Config{Scenario: sc, Factory: referenceFactory()})
+		if err != nil {
 			t.Fatalf("%s: %v", sc.Name, err)
 		}
-		v, out = verdict(err), traceBytes(t, w)
+		if err := w.Start(); err != nil {
+			t.Fatalf("%s: start: %v", sc.Name, err)
+		}
+		over := func() bool { return w.Steps() > regressionSteps }
+		if w.RunUntil(over, sc.End().Sub(w.Now())) {
+			v = fmt.Sprintf("over %d settled instants at %s", regressionSteps, w.Now().UTC().Format(time.RFC3339Nano))
+			_ = w.Close()
+		} else if err := w.Close(); err != nil {
+			v = verdict(fmt.Errorf("sim: run %s: %w", sc.Name, err)) // as Run says it
+		} else {
+			v = verdict(nil)
+		}
+		out = traceBytes(t, w)
 	})
 	return v, out
 }

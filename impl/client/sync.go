@@ -38,6 +38,14 @@ func (c *Client) syncLoop(ctx context.Context) {
 			return
 		case at = <-ticker.C:
 		}
+		if period != syncpolicy.TickInterval {
+			// A one-off delay (a retry backoff, the resume after a park)
+			// has run out: back to 200 ms now, before the call, or an RPC
+			// slower than that delay keeps the ticker firing at it (a
+			// resume can be 1 ns away) until the call returns.
+			ticker.Reset(syncpolicy.TickInterval)
+			period = syncpolicy.TickInterval
+		}
 		next, rephase := c.syncTick(ctx)
 		if ctx.Err() != nil {
 			return
