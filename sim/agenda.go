@@ -109,6 +109,15 @@ func (w *World) fireTimed(f faults.Fault) {
 			w.net.Heal()
 			w.rec.Emit(trace.Record{At: w.clk.Now(), Kind: trace.KindFault, Op: string(f.Class), Msg: "heal"})
 		})
+	case faults.NodeDisconnect:
+		w.net.Partition()
+		if err := w.srv.DisconnectNode(w.node.NodeID); err != nil {
+			w.emit(trace.KindWorld, "disconnect_skipped", errString(err))
+		}
+		w.at(w.sc.Start.Add(f.At+f.For), 0, func() {
+			w.net.Heal()
+			w.rec.Emit(trace.Record{At: w.clk.Now(), Kind: trace.KindFault, Op: string(f.Class), Msg: "heal"})
+		})
 	case faults.ClientCrash:
 		if err := w.Crash(); err != nil {
 			w.emit(trace.KindWorld, "crash_skipped", errString(err))
@@ -178,6 +187,10 @@ func (w *World) allocCall(c scenario.Call, allocID string) (callResult, error) {
 	case scenario.OpSignal:
 		var reply structs.GenericResponse
 		err := w.srv.Signal(&structs.AllocSignalRequest{AllocID: allocID, Task: c.Task, Signal: c.Signal}, &reply)
+		return callResult{Index: reply.Index}, err
+	case scenario.OpRestart:
+		var reply structs.GenericResponse
+		err := w.srv.Restart(&structs.AllocRestartRequest{AllocID: allocID, TaskName: c.Task}, &reply)
 		return callResult{Index: reply.Index}, err
 	default:
 		var reply structs.GenericResponse

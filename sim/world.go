@@ -211,7 +211,7 @@ func (w *World) build() error {
 		}
 	}
 	w.node = &interfaces.ClientConfig{
-		NodeID: seeds.ID(seeds.Stream(sc.Seed, "node")), Datacenter: Datacenter, NodePool: NodePool,
+		NodeID: seeds.ID(seeds.Stream(sc.Seed, "node")), Datacenter: Datacenter, NodeClass: sc.NodeClass, NodePool: NodePool,
 		Region: Region, LocalZone: loc, ScheduleProfile: sc.Profile,
 		DisableAllocationHookMetrics: sc.DisableAllocationHookMetrics,
 	}
@@ -257,6 +257,9 @@ func (w *World) CSI() *csi.Plugin { return w.csi }
 
 // NodeID is the client's node.
 func (w *World) NodeID() string { return w.node.NodeID }
+
+// NodeClass is the client node's class (the scenario's; empty is none).
+func (w *World) NodeClass() string { return w.node.NodeClass }
 
 // Trace is the run's trace recorder.
 func (w *World) Trace() *trace.Recorder { return w.rec }

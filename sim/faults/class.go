@@ -24,6 +24,8 @@ const (
 	RPCFailure           Class = "rpc_failure"
 	RPCPartition         Class = "rpc_partition"
 	ClockJump            Class = "clock_jump"
+	DriverStopFailure    Class = "driver_stop_failure"
+	NodeDisconnect       Class = "node_disconnect"
 )
 
 // Parameter names, as printed.
@@ -34,6 +36,7 @@ const (
 	ParamUntil       = "until"
 	ParamAt          = "at"
 	ParamFor         = "for"
+	ParamKey         = "key"
 )
 
 // Shape is what a fault class needs to know about a scenario to say
@@ -85,8 +88,8 @@ var classes = map[Class]classInfo{
 		what: "a CSI mount takes up to max"},
 	CSIMountFailure: {required: []string{ParamRate}, optional: perCall, applies: anyCSI,
 		what: "a CSI mount fails"},
-	StateDBWriteFailure: {required: []string{ParamRate}, optional: perCall, applies: anyTask,
-		what: "a state DB write fails"},
+	StateDBWriteFailure: {required: []string{ParamRate}, optional: []string{ParamUntil, ParamKey}, applies: anyTask,
+		what: "a state DB write fails (key=: only writes of that STATE-1 key)"},
 	RPCLatency: {required: []string{ParamRate, ParamMax}, optional: perCall, applies: anyTime,
 		what: "a client-server call takes up to max to arrive"},
 	RPCFailure: {required: []string{ParamRate}, optional: perCall, applies: anyTime,
@@ -95,14 +98,20 @@ var classes = map[Class]classInfo{
 		what: "client and server cannot reach each other from at for for"},
 	ClockJump: {timed: true, required: []string{ParamAt, ParamFor}, applies: longEnough,
 		what: "the client host is suspended at at and resumes for later: overdue timers fire once"},
+	DriverStopFailure: {required: []string{ParamRate}, optional: perCall, applies: anyTask,
+		what: "StopTask fails before sending any signal"},
+	NodeDisconnect: {timed: true, required: []string{ParamAt, ParamFor}, applies: longEnough,
+		what: "the servers lose the node at at: they cannot reach each other for for, and its allocs are marked unknown"},
 }
 
-// Classes returns every class in drawing order.
+// Classes returns every class in drawing order (a class added later comes
+// last, so that the plans drawn before it keep their draws).
 func Classes() []Class {
 	return []Class{
 		DriverStartDelay, DriverStartFailure, DriverExit, DriverStopHang,
 		ClientCrash, DriverRecoverFailure, CSIMountLatency, CSIMountFailure,
 		StateDBWriteFailure, RPCLatency, RPCFailure, RPCPartition, ClockJump,
+		DriverStopFailure, NodeDisconnect,
 	}
 }
 

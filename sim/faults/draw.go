@@ -56,6 +56,8 @@ func drawTimed(d seeds.Drawer, c Class, secs int) Fault {
 		f.For = time.Duration(d.IntRange(string(c)+" restart after s", 1, 30)) * time.Second
 	case ClockJump:
 		f.For = time.Duration(d.IntRange(string(c)+" jump min", 1, 120)) * time.Minute
+	case NodeDisconnect:
+		f.For = time.Duration(d.IntRange(string(c)+" for s", 1, 120)) * time.Second
 	}
 	return f
 }

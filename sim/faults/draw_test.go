@@ -178,3 +178,27 @@ func TestRatesAreRespected(t *testing.T) {
 	}
 	must.Between(t, n/5, failed, n*3/10)
 }
+
+// TestStopFailure: driver_stop_failure fails StopTask before any signal
+// (so no hang is decided for it), keyed by the task like the others.
+func TestStopFailure(t *testing.T) {
+	var fired []Fired
+	in := injector(Plan{{Class: DriverStopFailure, Rate: 1}, {Class: DriverStopHang, Rate: 1}}, vclock.New(t0), &fired)
+	sf := in.Driver().StopTask("a1/web", 5*time.Second, "SIGINT")
+	must.ErrorIs(t, sf.Err, ErrDriverStop)
+	must.False(t, sf.Hang)
+	must.Eq(t, []Fired{{Class: DriverStopFailure, Key: "a1/web", Alloc: "a1", Task: "web", Detail: "error=" + ErrDriverStop.Error()}}, fired)
+}
+
+// TestStateDBWriteKey: a statedb_write_failure with key= prints and
+// parses, and fails only the writes of that key.
+func TestStateDBWriteKey(t *testing.T) {
+	f := Fault{Class: StateDBWriteFailure, Rate: 1, Key: "acknowledged_state"}
+	must.EqOp(t, "statedb_write_failure rate=1 key=acknowledged_state", f.String())
+	back, err := ParseFault(f.String())
+	must.NoError(t, err)
+	must.Eq(t, f, back)
+	in := injector(Plan{f}, nil, nil)
+	must.NoError(t, in.StateDBWrite(state.Write{Op: state.OpPut, AllocID: "a1", Task: "web", Key: state.KeyTaskState}))
+	must.ErrorIs(t, in.StateDBWrite(state.Write{Op: state.OpPut, AllocID: "a1", Key: state.KeyAcknowledgedState}), ErrStateDBWrite)
+}

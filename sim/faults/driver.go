@@ -46,8 +46,14 @@ func (d driverFaults) RecoverTask(h *drivers.TaskHandle) error {
 	return nil
 }
 
-// StopTask makes the task ignore its stop signal (driver_stop_hang).
+// StopTask fails the stop before any signal is sent
+// (driver_stop_failure), or makes the task ignore its stop signal
+// (driver_stop_hang).
 func (d driverFaults) StopTask(taskID string, timeout time.Duration, _ string) mock.StopFault {
+	if _, _, ok := d.in.hit(DriverStopFailure, taskID); ok {
+		d.in.fire(DriverStopFailure, taskID, "error="+ErrDriverStop.Error())
+		return mock.StopFault{Err: ErrDriverStop}
+	}
 	if _, _, ok := d.in.hit(DriverStopHang, taskID); ok {
 		d.in.fire(DriverStopHang, taskID, "hang until="+timeout.String())
 		return mock.StopFault{Hang: true}

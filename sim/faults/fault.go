@@ -28,6 +28,9 @@ type Fault struct {
 	// For is a partition's length, a crash's restart delay or a clock
 	// jump's size.
 	For time.Duration
+	// Key, if set, narrows a state DB write failure to writes of that
+	// STATE-1 key ("acknowledged_state", "task_state", ...).
+	Key string
 }
 
 // String prints the fault as one plan line: the class, then key=value
@@ -58,6 +61,8 @@ func (f Fault) value(p string) string {
 		return f.At.String()
 	case ParamFor:
 		return f.For.String()
+	case ParamKey:
+		return f.Key
 	}
 	return ""
 }
@@ -82,6 +87,11 @@ func (f *Fault) set(p, v string) error {
 		f.At, err = parseDuration(v)
 	case ParamFor:
 		f.For, err = parseDuration(v)
+	case ParamKey:
+		f.Key = v
+		if v == "" {
+			err = fmt.Errorf("empty key")
+		}
 	}
 	return err
 }

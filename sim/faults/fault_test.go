@@ -29,6 +29,8 @@ func TestFaultPrintParse(t *testing.T) {
 		{Fault{Class: RPCFailure, Rate: 0.3, Until: 2 * time.Minute}, "rpc_failure rate=0.3 until=2m0s"},
 		{Fault{Class: RPCPartition, At: time.Minute, For: 30 * time.Second}, "rpc_partition at=1m0s for=30s"},
 		{Fault{Class: ClockJump, At: 0, For: 2 * time.Hour}, "clock_jump at=0s for=2h0m0s"},
+		{Fault{Class: DriverStopFailure, Rate: 1}, "driver_stop_failure rate=1"},
+		{Fault{Class: NodeDisconnect, At: 2 * time.Minute, For: 45 * time.Second}, "node_disconnect at=2m0s for=45s"},
 	}
 	must.EqOp(t, len(Classes()), len(cases), must.Sprint("one case per class"))
 	for _, c := range cases {

@@ -18,6 +18,7 @@ import (
 var (
 	ErrDriverStart   = errors.New("simulated driver start failure")
 	ErrDriverRecover = errors.New("simulated driver recover failure")
+	ErrDriverStop    = errors.New("simulated driver stop failure")
 	ErrStateDBWrite  = errors.New("simulated state DB write failure")
 	ErrRPC           = errors.New("simulated rpc failure")
 	ErrCSIMount      = errors.New("simulated CSI mount failure")
@@ -131,7 +132,7 @@ func upTo(r *rand.Rand, max time.Duration) time.Duration {
 // StateDBWrite is the state DB FaultHook decision for one write, keyed by
 // its path ("put <alloc>/task-<name>/<key>", state.Write.String).
 func (in *Injector) StateDBWrite(w state.Write) error {
-	if _, planned := in.perCall[StateDBWriteFailure]; !planned {
+	if f, planned := in.perCall[StateDBWriteFailure]; !planned || f.Key != "" && f.Key != w.Key {
 		return nil // what hit decides then, without naming the key
 	}
 	key := w.String()

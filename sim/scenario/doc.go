@@ -23,4 +23,10 @@
 //	                     like a stop: DATA-5, AR-10)
 //	update_schedule      the job is re-registered with Task's schedule
 //	                     replaced by Schedule (in-place update, PAUSE-7)
+//	restart              ClientAllocations.Restart: Task restarted in place
+//	                     (AR-1's RestartTask; Task empty: RestartRunning),
+//	                     `Restart Signaled`, no restart attempt used
+//
+// The generator draws every op but restart (swarm.go); the properties
+// that need restarts add them to their scenarios.
 package scenario

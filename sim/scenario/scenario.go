@@ -42,6 +42,9 @@ type Scenario struct {
 	Features []string `json:"Features,omitempty"`
 	// DisableAllocationHookMetrics is the client's TELEM-5 switch.
 	DisableAllocationHookMetrics bool `json:"DisableAllocationHookMetrics,omitempty"`
+	// NodeClass is the client node's class (TELEM-2's node_class label);
+	// empty is none.
+	NodeClass string `json:"NodeClass,omitempty"`
 }
 
 // HookLatency is the virtual time the world's ports take per call.
@@ -73,10 +76,17 @@ const (
 	OpStopJob        Op = "stop_job"
 	OpEvictAlloc     Op = "evict_alloc"
 	OpUpdateSchedule Op = "update_schedule"
+	OpRestart        Op = "restart"
 )
 
 // Ops lists every operation.
-func Ops() []Op {
+func Ops() []Op { return append(swarmOps(), OpRestart) }
+
+// swarmOps are the operations the generator draws (swarm.go). Restart
+// (AR-1's RestartTask and RestartRunning) is not among them: the
+// properties that need it draw it themselves, so that the generated
+// scenarios every other property reads stay as they were.
+func swarmOps() []Op {
 	return []Op{OpPause, OpRun, OpResume, OpGetPause, OpSignal, OpStopJob, OpEvictAlloc, OpUpdateSchedule}
 }
 
@@ -99,11 +109,12 @@ type Call struct {
 	At Duration `json:"At"`
 	Op Op       `json:"Op"`
 	// Alloc names the alloc ("<job>.<group>[<i>]") of pause, run, resume,
-	// get_pause, signal and evict_alloc.
+	// get_pause, signal, evict_alloc and restart.
 	Alloc string `json:"Alloc,omitempty"`
 	// Job names the job of stop_job and update_schedule.
 	Job string `json:"Job,omitempty"`
-	// Task is the task of the call (signal: empty means every task).
+	// Task is the task of the call (signal: empty means every task;
+	// restart: empty means every running task).
 	Task string `json:"Task,omitempty"`
 	// Signal is the signal of signal.
 	Signal string `json:"Signal,omitempty"`
@@ -189,7 +200,7 @@ func (s Scenario) Validate() error {
 
 func (s Scenario) validateCall(c Call) error {
 	switch c.Op {
-	case OpPause, OpRun, OpResume, OpGetPause, OpSignal, OpEvictAlloc:
+	case OpPause, OpRun, OpResume, OpGetPause, OpSignal, OpEvictAlloc, OpRestart:
 		if c.Alloc == "" {
 			return errors.New("no alloc name")
 		}

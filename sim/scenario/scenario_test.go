@@ -153,7 +153,11 @@ func TestOps(t *testing.T) {
 	must.Eq(t, structs.TaskScheduleStateForceRun, OpRun.ScheduleState())
 	must.Eq(t, structs.TaskScheduleStateScheduleResume, OpResume.ScheduleState())
 	must.Eq(t, structs.TaskScheduleState(""), OpSignal.ScheduleState())
-	must.SliceLen(t, 8, Ops())
+	must.Eq(t, structs.TaskScheduleState(""), OpRestart.ScheduleState())
+	must.SliceLen(t, 9, Ops())
+	must.SliceNotContains(t, swarmOps(), OpRestart, must.Sprint("the generator draws no restarts"))
+	must.NoError(t, Scenario{Name: "r", Start: time.Unix(0, 0), Duration: Duration(time.Minute),
+		Calls: []Call{{Op: OpRestart, Alloc: "web.g[0]"}}}.Validate())
 }
 
 func TestDuration(t *testing.T) {

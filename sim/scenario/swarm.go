@@ -45,7 +45,7 @@ func drawFeatures(d seeds.Drawer) (features []string, ops []Op) {
 			features = append(features, f)
 		}
 	}
-	for _, op := range Ops() {
+	for _, op := range swarmOps() {
 		if d.Bool("feature op " + string(op)) {
 			ops = append(ops, op)
 		}

@@ -29,6 +29,9 @@ func (s Scenario) String() string {
 	if s.DisableAllocationHookMetrics {
 		b.WriteString(" disable_allocation_hook_metrics")
 	}
+	if s.NodeClass != "" {
+		fmt.Fprintf(&b, " node_class=%s", s.NodeClass)
+	}
 	b.WriteString("\n")
 	if len(s.Features) > 0 {
 		fmt.Fprintf(&b, "features %s\n", strings.Join(s.Features, " "))

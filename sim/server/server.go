@@ -125,6 +125,39 @@ func (s *Server) SetNodeStatus(id, status string) error {
 	return nil
 }
 
+// DisconnectNode is the servers losing node id (the node_disconnect
+// fault: its heartbeats stop): every alloc of the node that should run
+// and is not client-terminal gets ClientStatus unknown (DATA-5: a status
+// only servers assign) at a new AllocModifyIndex, so that the node's next
+// successful pull hands its runners the alloc to Reconnect (AR-1). The
+// client's next update of an alloc sets its status again.
+func (s *Server) DisconnectNode(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.nodes[id]; !ok {
+		return fmt.Errorf(syncpolicy.MsgNodeNotFound, id)
+	}
+	var lost []*structs.Allocation
+	for _, a := range s.nodeAllocs(id) {
+		if a.DesiredStatus == structs.AllocDesiredStatusRun && !a.ClientTerminal() && a.ClientStatus != structs.AllocClientStatusUnknown {
+			lost = append(lost, a)
+		}
+	}
+	if len(lost) == 0 {
+		return nil
+	}
+	idx := s.bump(id)
+	ids := make([]string, len(lost))
+	for i, a := range lost {
+		a = s.edit(a)
+		a.ClientStatus = structs.AllocClientStatusUnknown
+		a.AllocModifyIndex, a.ModifyIndex = idx, idx
+		ids[i] = a.ID
+	}
+	s.emit(trace.KindServer, "", "node_disconnect", "", map[string]any{"node": id, "index": idx, "allocs": ids})
+	return nil
+}
+
 // Connect records conn as the node's connection, replacing any; nil
 // disconnects it (forwarding then fails with structs.MsgNoPathToNode).
 func (s *Server) Connect(nodeID string, conn NodeConn) {

@@ -412,3 +412,23 @@ func TestCall(t *testing.T) {
 		must.EqError(t, s.Call(ctx, structs.RPCServerSignal, &structs.AllocSignalRequest{}, &gen), "missing AllocID")
 	})
 }
+
+// TestDisconnectNode: losing a node marks its allocs that should run
+// unknown at a new AllocModifyIndex; an evicted one stays as it was.
+func TestDisconnectNode(t *testing.T) {
+	clk := vclock.New(t0)
+	s, _ := newServer(t, clk, "")
+	allocs, err := s.RegisterJob(job("web", 2))
+	must.NoError(t, err)
+	must.NoError(t, s.EvictAlloc(allocs[1].ID))
+	before := s.Index()
+	must.NoError(t, s.DisconnectNode(nodeID))
+	lost := s.Alloc(allocs[0].ID)
+	must.EqOp(t, structs.AllocClientStatusUnknown, lost.ClientStatus)
+	must.Greater(t, before, lost.AllocModifyIndex)
+	must.EqOp(t, structs.AllocClientStatusPending, s.Alloc(allocs[1].ID).ClientStatus, must.Sprint("evicted: not to run"))
+	idx := s.Index()
+	must.NoError(t, s.DisconnectNode(nodeID))
+	must.EqOp(t, idx, s.Index(), must.Sprint("nothing left to mark: no new index"))
+	must.Error(t, s.DisconnectNode("other"))
+}

@@ -1,11 +1,14 @@
 package alloc
 
 import (
+	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/faults"
@@ -27,8 +30,18 @@ var eventsNewest10 = prop.Property{
 		if d.Bool("sidecar") {
 			tasks = append(tasks, mkTask("s", "sidecar", runCfg(d.Duration("sidecar run for", time.Second, 3*time.Second, time.Second), 0, 0), time.Second))
 		}
-		return mkScenario(d, d.Duration("duration", 2*time.Minute, 7*time.Minute, time.Minute),
+		sc := mkScenario(d, d.Duration("duration", 2*time.Minute, 7*time.Minute, time.Minute),
 			mkJob("job1", structs.JobTypeService, policy, tasks...))
+		// One run in three restarts task a in place in its first 30 s (AR-1):
+		// Restarting with an empty reason, no attempt used, counted too.
+		if d.IntRange("restarts", 0, 2) == 0 {
+			for i := 0; i < d.IntRange("restart calls", 2, 6); i++ {
+				sc.Calls = append(sc.Calls, scenario.Call{At: scenario.Duration(d.Duration("restart at", time.Second, 30*time.Second, 100*time.Millisecond)),
+					Op: scenario.OpRestart, Alloc: "job1.g1[0]", Task: "a"})
+			}
+			slices.SortStableFunc(sc.Calls, func(a, b scenario.Call) int { return cmp.Compare(a.At, b.At) })
+		}
+		return sc
 	},
 	Situations: []prop.Situation{
 		{Name: "under-10", Doc: "a task with fewer than 10 events: all kept"},
@@ -116,9 +129,12 @@ var eventMessagesExact = prop.Property{
 	Specs: []string{"DATA-8", "DATA-7"},
 	Doc:   "every task event's DisplayMessage and Details are those DATA-7/DATA-8 derive from its fields",
 	Faults: []faults.Class{faults.DriverStartDelay, faults.DriverStartFailure, faults.DriverExit,
-		faults.DriverStopHang, faults.CSIMountFailure, faults.CSIMountLatency},
+		faults.DriverStopHang, faults.CSIMountFailure, faults.CSIMountLatency, faults.ClientCrash,
+		faults.DriverRecoverFailure, faults.DriverStopFailure, faults.NodeDisconnect},
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
-		return scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 6 * time.Minute, MaxCalls: 3, Exclude: env.Exclude()})
+		sc := scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 6 * time.Minute, MaxCalls: 3, Exclude: env.Exclude()})
+		drawEventSources(d, env, &sc)
+		return sc
 	},
 	Situations: []prop.Situation{
 		{Name: "fixed-display", Doc: "Received, Started or Task Setup: a fixed DisplayMessage"},
@@ -128,7 +144,10 @@ var eventMessagesExact = prop.Property{
 		{Name: "restarting-prefixed", Doc: "Restarting with a reason other than Restart within policy: prefixed"},
 		{Name: "restarting-unprefixed", Doc: "Restarting within policy or with an empty reason: no prefix"},
 		{Name: "not-restarting", Doc: "Not Restarting: the reason as DisplayMessage, fails_task"},
-		{Name: "killing-reason", Doc: "Killing with a KillReason: the reason as DisplayMessage"},
+		// Killing with a KillReason is not among them: no SPEC path
+		// appends one (AR-9's and PAUSE-8's Killing carry the capped
+		// KillTimeout); the SPEC's only KillReason is AR-4's Setup Failure's.
+		{Name: "kill-reason-detail", Doc: "an event with a KillReason (AR-4's Setup Failure, kill_reason `Failed Restoring Task`): kill_reason in Details"},
 		{Name: "killing-timeout", Doc: "Killing without reason: `Sent interrupt. Waiting <t> before force killing`"},
 		{Name: "killed-ok", Doc: "Killed without KillError: `Task successfully killed`"},
 		{Name: "killed-error", Doc: "Killed with a KillError: the error as DisplayMessage"},
@@ -141,7 +160,10 @@ var eventMessagesExact = prop.Property{
 		{Name: "restore-failed", Doc: "Failed Restoring Task"},
 		{Name: "hook-failed", Doc: "Task hook failed: the Message as DisplayMessage"},
 		{Name: "hook-message", Doc: "Task hook message: the Message as DisplayMessage"},
-		{Name: "failed-validation", Doc: "Failed Validation: the ValidationError, else its default"},
+		// Failed Validation is not among them: no SPEC path appends it
+		// (a task the validate hook rejects gets AR-5's `Task hook
+		// failed`, hook-failed); checkEvent still checks its derivation
+		// wherever a runner appends one.
 		{Name: "reconnected", Doc: "Reconnected: `Client reconnected`"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
@@ -158,9 +180,77 @@ var eventMessagesExact = prop.Property{
 	},
 }
 
+// drawEventSources adds to a generated scenario, each on some runs, what
+// appends the event types the generator alone never leads to: exits with
+// an error message (Terminated's Exit Message), a task its validate hook
+// rejects (Task hook failed), a schedule without future start (Task hook
+// message, SCHED-9), in-place restarts (Restart Signaled), a job stop
+// whose driver stops all fail (Killed with a KillError, AR-6's five
+// attempts), recoveries that fail after a crash (Failed Restoring Task)
+// and a node the servers lose for a while (Reconnected, AR-1).
+func drawEventSources(d *prop.Drawer, env prop.Env, sc *scenario.Scenario) {
+	var tasks []*structs.Task
+	var allocs []string
+	for _, ja := range sc.Jobs {
+		for _, tg := range ja.Job.TaskGroups {
+			tasks = append(tasks, tg.Tasks...)
+			allocs = append(allocs, fmt.Sprintf("%s.%s[0]", ja.Job.ID, tg.Name))
+		}
+	}
+	if d.IntRange("exit messages", 0, 2) == 0 {
+		for _, t := range tasks {
+			if t.Config["run_for"] != nil {
+				t.Config["exit_err_msg"] = "simulated exit error"
+			}
+		}
+	}
+	if d.IntRange("validate failure", 0, 3) == 0 {
+		prop.Pick(d, "validate failure task", tasks).KillTimeout = -time.Second
+	}
+	if d.IntRange("no future start", 0, 3) == 0 {
+		if t := prop.Pick(d, "no future start task", tasks); t.Lifecycle == nil {
+			t.Schedule = &schedule.Schedule{Cron: &schedule.Cron{Start: "0 9 30 2 * *", End: "0 17", Timezone: "UTC"}}
+		}
+	}
+	if d.IntRange("restarts", 0, 2) == 0 {
+		for i := 0; i < d.IntRange("restart calls", 1, 3); i++ {
+			c := scenario.Call{At: scenario.Duration(d.Duration("restart at", time.Second, sc.Duration.D()-time.Second, 100*time.Millisecond)),
+				Op: scenario.OpRestart, Alloc: prop.Pick(d, "restart alloc", allocs)}
+			if d.Bool("restart one task") {
+				c.Task = prop.Pick(d, "restart task", tasks).Name
+			}
+			sc.Calls = append(sc.Calls, c)
+		}
+	}
+	if env.Allows(faults.DriverStopFailure) && d.IntRange("stop failures", 0, 3) == 0 {
+		at := d.Duration("stop at", 10*time.Second, time.Minute, time.Second)
+		sc.Calls = append(sc.Calls, scenario.Call{At: scenario.Duration(at), Op: scenario.OpStopJob, Job: sc.Jobs[0].Job.ID})
+		sc.Duration = max(sc.Duration, scenario.Duration(at+5*time.Minute))
+		replaceFault(sc, faults.Fault{Class: faults.DriverStopFailure, Rate: 1})
+	}
+	if env.Allows(faults.DriverRecoverFailure) && sc.Faults.Has(faults.ClientCrash) && d.IntRange("recover failures", 0, 2) == 0 {
+		replaceFault(sc, faults.Fault{Class: faults.DriverRecoverFailure, Rate: 1})
+	}
+	if env.Allows(faults.NodeDisconnect) && d.IntRange("node disconnect", 0, 3) == 0 {
+		sc.Faults = append(sc.Faults, faults.Fault{Class: faults.NodeDisconnect,
+			At:  d.Duration("disconnect at", 20*time.Second, sc.Duration.D()/2, time.Second),
+			For: d.Duration("disconnect for", 5*time.Second, time.Minute, time.Second)})
+	}
+	slices.SortStableFunc(sc.Calls, func(a, b scenario.Call) int { return cmp.Compare(a.At, b.At) })
+}
+
+// replaceFault puts f in the plan instead of the plan's entry of its class.
+func replaceFault(sc *scenario.Scenario, f faults.Fault) {
+	sc.Faults = slices.DeleteFunc(sc.Faults, func(x faults.Fault) bool { return x.Class == f.Class })
+	sc.Faults = append(sc.Faults, f)
+}
+
 // reachMessage counts the DATA-8 derivation rule e's DisplayMessage
 // follows.
 func reachMessage(v *prop.View, e *structs.TaskEvent) {
+	if e.KillReason != "" {
+		v.Reach("kill-reason-detail")
+	}
 	switch e.Type {
 	case structs.TaskReceived, structs.TaskStarted, structs.TaskSetup:
 		v.Reach("fixed-display")
@@ -183,9 +273,7 @@ func reachMessage(v *prop.View, e *structs.TaskEvent) {
 	case structs.TaskNotRestarting:
 		v.Reach("not-restarting")
 	case structs.TaskKilling:
-		if e.KillReason != "" {
-			v.Reach("killing-reason")
-		} else if e.KillTimeout != 0 {
+		if e.KillReason == "" && e.KillTimeout != 0 {
 			v.Reach("killing-timeout")
 		}
 	case structs.TaskKilled:
@@ -216,8 +304,6 @@ func reachMessage(v *prop.View, e *structs.TaskEvent) {
 		v.Reach("hook-failed")
 	case structs.TaskHookMessage:
 		v.Reach("hook-message")
-	case structs.TaskFailedValidation:
-		v.Reach("failed-validation")
 	case structs.TaskClientReconnected:
 		v.Reach("reconnected")
 	}

@@ -55,6 +55,27 @@ var restartPolicy = prop.Property{
 		if env.Allows(faults.DriverExit) && d.Bool("exit fault") {
 			sc.Faults = append(sc.Faults, faults.Fault{Class: faults.DriverExit, Rate: 0.5, Max: d.Duration("exit max", time.Second, 30*time.Second, time.Second)})
 		}
+		// Half the batch runs without restarts end task a cleanly (AR-7
+		// (3): Terminated). Else one run in four gives task a a negative
+		// kill timeout, which its validate prestart hook rejects: a hook
+		// failure goes to the decision as a recoverable start error
+		// (AR-5). One service run in two restarts task a in place now and
+		// then (AR-1's RestartTask: a triggered restart, AR-7 (2)).
+		if typ == structs.JobTypeBatch && attempts == 0 && d.Bool("clean exit") {
+			cfg := tasks[0].Config
+			cfg["exit_code"] = 0
+			delete(cfg, "start_error")
+			delete(cfg, "start_error_recoverable")
+		} else if d.IntRange("hook failure", 0, 3) == 0 {
+			tasks[0].KillTimeout = -time.Second
+		}
+		if typ == structs.JobTypeService && d.Bool("restarts") {
+			for i := 0; i < d.IntRange("restart calls", 2, 5); i++ {
+				sc.Calls = append(sc.Calls, scenario.Call{At: scenario.Duration(d.Duration("restart at", 5*time.Second, sc.Duration.D()-5*time.Second, time.Second)),
+					Op: scenario.OpRestart, Alloc: "job1.g1[0]", Task: "a"})
+			}
+			slices.SortStableFunc(sc.Calls, func(a, b scenario.Call) int { return cmp.Compare(a.At, b.At) })
+		}
 		return sc
 	},
 	Situations: []prop.Situation{
@@ -85,6 +106,7 @@ type trackedTask struct {
 	killed     bool
 	restarting uint64
 	success    bool // the last run ended successfully (situations only)
+	running    bool // a Started not yet followed by the end of its run
 }
 
 type restartChecker struct {
@@ -206,6 +228,17 @@ func (c *restartChecker) event(v *prop.View, ne newEvent) {
 	}
 	if e.Type == structs.TaskRestartSignal || e.Type == structs.TaskPausing {
 		v.Reach("triggered-or-pause-restart")
+	}
+	if e.Type == structs.TaskRestartSignal && t.running && !t.killed {
+		// A restart of a running task (AR-1): its exit restarts with
+		// delay 0 and no attempt used (AR-7 (2)).
+		t.tr.SetRestartTriggered()
+	}
+	switch e.Type {
+	case structs.TaskStarted:
+		t.running = true
+	case structs.TaskTerminated, structs.TaskDriverFailure, structs.TaskHookFailed:
+		t.running = false
 	}
 	if e.Type == structs.TaskRestarting {
 		t.restarting++

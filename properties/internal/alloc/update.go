@@ -45,6 +45,14 @@ var updateQueue = prop.Property{
 		}
 		sc := mkScenario(d, d.Duration("duration", time.Minute, 2*time.Minute, 30*time.Second),
 			mkJob("job1", typ, structs.NewRestartPolicy(0, 5*time.Minute, time.Second, structs.RestartPolicyModeFail), tasks...))
+		// One run in two has the server update the alloc in place first
+		// (the job registered again with task a still unscheduled: a
+		// higher AllocModifyIndex, the alloc not terminal), well before
+		// the checker's own updates at a quarter of the run.
+		if d.Bool("in-place update") {
+			sc.Calls = append(sc.Calls, scenario.Call{At: scenario.Duration(d.Duration("in-place update at", 2*time.Second, 10*time.Second, 100*time.Millisecond)),
+				Op: scenario.OpUpdateSchedule, Job: "job1", Task: "a"})
+		}
 		return sc
 	},
 	Situations: []prop.Situation{

@@ -87,5 +87,22 @@ func drawRestores(d *prop.Drawer, env prop.Env) scenario.Scenario {
 			Op: scenario.OpUpdateSchedule, Job: j.ID, Task: "t1"})
 		slices.SortStableFunc(sc.Calls, func(a, b scenario.Call) int { return cmp.Compare(a.At, b.At) })
 	}
+	// Half the runs with slow mounts and no stop yet stop the job within
+	// 5 s of a prerun's start (the first, or a restored one after a
+	// crash), while its mounts may be in flight (a destroy racing the
+	// CSI prerun).
+	stopped := slices.ContainsFunc(sc.Calls, func(c scenario.Call) bool { return c.Op == scenario.OpStopJob })
+	if !stopped && sc.Faults.Has(faults.CSIMountLatency) {
+		if d.Bool("stop in prerun") {
+			var base time.Duration
+			if crashes := sc.Faults.Of(faults.ClientCrash); len(crashes) > 0 && d.Bool("stop in restored prerun") {
+				c := prop.Pick(d, "stop after restart", crashes)
+				base = c.At + c.For
+			}
+			sc.Calls = append(sc.Calls, scenario.Call{At: scenario.Duration(base + d.Duration("stop in prerun at", 100*time.Millisecond, 5*time.Second, 100*time.Millisecond)),
+				Op: scenario.OpStopJob, Job: j.ID})
+			slices.SortStableFunc(sc.Calls, func(a, b scenario.Call) int { return cmp.Compare(a.At, b.At) })
+		}
+	}
 	return sc
 }

@@ -25,7 +25,15 @@ var situations = []prop.Situation{
 	{Name: "restore-mount-fails", Doc: "a CSI mount failed in a restored incarnation (restore with the prerun failing)"},
 	{Name: "restore-task-recovered", Doc: "a restored task that mounts CSI volumes recovered its handle (no prestart)"},
 	{Name: "restore-recover-fails", Doc: "a restored task that mounts CSI volumes failed to recover (its prestart runs again)"},
-	{Name: "missing-mount", Doc: "a volumes prestart found a mount missing (read the empty map): `No CSI Mount Point found`"},
+	// A volumes prestart that finds a mount missing (HOOKRES-3's `No CSI
+	// Mount Point found`) is not among them: a conforming runner never
+	// gets there. A task's prestart runs only after the alloc's CSI
+	// prerun set the complete map (AR-4: a failing prerun fails every
+	// task with Setup Failure instead; an alloc that should not run runs
+	// neither prerun nor prestart; STATE-4: a restore reruns the prerun
+	// first), and the map is never unset (HOOKRES-1, HOOKRES-2). It is
+	// the #16623 failure itself, which the hookres mutants reach and the
+	// properties catch (their seeds in fixtures/seeds/mutants.txt).
 	{Name: "start-with-complete-map", Doc: "a task that mounts CSI volumes started once the complete map was set"},
 	{Name: "read-at-write-instant", Doc: "a prestart read the map at the instant the CSI hook set it (concurrent set and get)"},
 	{Name: "several-readers", Doc: "two tasks of one alloc read its map in one incarnation"},
@@ -93,9 +101,12 @@ func reach(v *prop.View) {
 		}
 		return last, len(aliases) > 0
 	}
+	// inFlight: a mount invoked before t had not returned before t (a
+	// stop or an update at t cancels or races it: a mount the stop
+	// cancelled returns at t itself).
 	inFlight := func(t time.Time) bool {
 		for _, c := range mounts {
-			if !c.Invoke.After(t) && (!c.Returned || c.Return.After(t)) {
+			if c.Invoke.Before(t) && (!c.Returned || !c.Return.Before(t)) {
 				return true
 			}
 		}
@@ -149,7 +160,6 @@ func reach(v *prop.View) {
 			}
 			hook, msg, _ := structs.SplitHookFailed(e.Message)
 			if _, missing := structs.MissingCSIMount(msg); hook == telemetry.HookVolumes && missing {
-				v.Reach("missing-mount")
 				read(k, r.Task, r.At)
 			}
 		}

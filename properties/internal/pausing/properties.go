@@ -2,6 +2,7 @@ package pausing
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/allocsim/allocsim/model/schedule"
@@ -48,6 +49,15 @@ var eventsExact = prop.Property{
 	Draw: func(d *prop.Drawer, _ prop.Env) scenario.Scenario {
 		s := windowed(d, d.IntRange("run min", 10, 40), 4)
 		s.Side = d.Bool("side")
+		// One run in three starts inside the first window (no Running
+		// before the first Started); one in three turns the task not
+		// paused again 2 s into a pause stop whose exit takes 4 s.
+		if w, ok := firstWindow(s); ok && d.IntRange("arrive inside", 0, 2) == 0 {
+			s.Start = w.Start.Add(time.Duration(d.IntRange("arrive inside min", 0, int(w.End.Sub(w.Start)/time.Minute)-1)) * time.Minute)
+		}
+		if d.IntRange("resume in stop", 0, 2) == 0 {
+			drawResumeInStop(d, &s)
+		}
 		return s.Build()
 	},
 	Situations: eventSituations,
@@ -124,6 +134,8 @@ var apiStates = prop.Property{
 			}
 			s.Calls = append(s.Calls, scenario.Call{At: at, Op: op, Alloc: sched.AllocName, Task: task})
 		}
+		drawResumeError(d, &s, mins)
+		drawAfterLoop(d, &s, mins)
 		sc := s.Build()
 		sortCalls(sc.Calls)
 		return sc
@@ -148,6 +160,8 @@ var apiStates = prop.Property{
 					got, want = e, fmt.Sprintf("task %q has no schedule", side)
 				case r.Op == string(scenario.OpGetPause):
 					got, want = fmt.Sprintf("%q %q", state, e), fmt.Sprintf("%q %q", o.Stored(r.At), "")
+				case r.Op == string(scenario.OpResume) && o.ResumeError(r.At) != nil:
+					got, want = e, o.ResumeError(r.At).Error()
 				default:
 					got, want = e, ""
 				}
@@ -158,6 +172,97 @@ var apiStates = prop.Property{
 			}
 		}}
 	},
+}
+
+// firstWindow is the first window of s's schedule from its start.
+func firstWindow(s sched.Spec) (schedule.Window, bool) {
+	if s.Cron == nil {
+		return schedule.Window{}, false
+	}
+	local := time.UTC
+	if s.LocalZone != "" {
+		if loc, err := time.LoadLocation(s.LocalZone); err == nil {
+			local = loc
+		}
+	}
+	ws, err := schedule.NextWindows(&schedule.Schedule{Cron: s.Cron}, s.Start, local, 1)
+	if err != nil || len(ws) == 0 || ws[0].End.IsZero() || ws[0].End.Sub(ws[0].Start) < time.Minute {
+		return schedule.Window{}, false
+	}
+	return ws[0], true
+}
+
+// drawResumeInStop makes the task's stops take 4 s (kill_after, under
+// its 5 s kill timeout) and, at second 45 of a minute the task runs in,
+// force_pauses it and 2 s later force_runs it: the state turns not
+// paused before the pause stop's exit is seen (PAUSE-5: the gate then
+// passes silently).
+func drawResumeInStop(d *prop.Drawer, s *sched.Spec) {
+	o := oracle.New(s.Build(), "sj", work)
+	var mins []int
+	for m := 0; m < int(s.Duration/time.Minute); m++ {
+		if t := s.Start.Add(time.Duration(m)*time.Minute + 40*time.Second); o.Run(t) && o.Run(t.Add(10*time.Second)) {
+			mins = append(mins, m)
+		}
+	}
+	if len(mins) == 0 {
+		return
+	}
+	m := time.Duration(prop.Pick(d, "resume in stop min", mins)) * time.Minute
+	s.Config["kill_after"] = "4s"
+	s.Calls = append(s.Calls,
+		scenario.Call{At: scenario.Duration(m + 45*time.Second), Op: scenario.OpPause, Alloc: sched.AllocName, Task: work},
+		scenario.Call{At: scenario.Duration(m + 47*time.Second), Op: scenario.OpRun, Alloc: sched.AllocName, Task: work})
+	sortCalls(s.Calls)
+}
+
+// brokenZone is a Timezone that passes SCHED-2's validation and fails
+// every evaluation (SCHED-8: invalid timezone in schedule).
+const brokenZone = "Mars/Olympus"
+
+// drawResumeError, on one run in four, makes a schedule_resume fail
+// (PAUSE-2: the evaluation error returned, the state kept): an override
+// at second 50 of a minute m, an in-place update to a schedule whose
+// evaluation fails a minute later (adopted at the next resume, PAUSE-7),
+// a schedule_resume a minute after that and a get. The override calls
+// drawn after m are dropped, so that the schedule is never tracked once
+// it is broken (PAUSE-9 would fail the task).
+func drawResumeError(d *prop.Drawer, s *sched.Spec, mins int) {
+	if mins < 4 || d.IntRange("resume error", 0, 3) > 0 {
+		return
+	}
+	m := d.IntRange("resume error min", 0, mins-4)
+	at := func(min, sec int) scenario.Duration {
+		return scenario.Duration(time.Duration(min)*time.Minute + time.Duration(sec)*time.Second)
+	}
+	s.Calls = slices.DeleteFunc(s.Calls, func(c scenario.Call) bool {
+		return c.Task == work && c.Op.ScheduleState() != "" && c.At >= at(m, 50)
+	})
+	broken := *s.Cron
+	broken.Timezone = brokenZone
+	s.Calls = append(s.Calls,
+		scenario.Call{At: at(m, 50), Op: prop.Pick(d, "resume error override", []scenario.Op{scenario.OpPause, scenario.OpRun}), Alloc: sched.AllocName, Task: work},
+		scenario.Call{At: at(m+1, 50), Op: scenario.OpUpdateSchedule, Job: "sj", Task: work, Schedule: &schedule.Schedule{Cron: &broken}},
+		scenario.Call{At: at(m+2, 50), Op: scenario.OpResume, Alloc: sched.AllocName, Task: work},
+		scenario.Call{At: at(m+2, 55), Op: scenario.OpGetPause, Alloc: sched.AllocName, Task: work})
+}
+
+// drawAfterLoop, on one run in four, stops the job at second 5 of the
+// run's last minute and makes a request of each task after its loop
+// finished for good (PAUSE-2: stored, without effect), within that
+// minute, so that no window boundary passes after the stop (tracking
+// ends with the loop).
+func drawAfterLoop(d *prop.Drawer, s *sched.Spec, mins int) {
+	if d.IntRange("after loop", 0, 3) > 0 {
+		return
+	}
+	last := time.Duration(mins-1) * time.Minute
+	s.Calls = append(s.Calls, scenario.Call{At: scenario.Duration(last + 5*time.Second), Op: scenario.OpStopJob, Job: "sj"})
+	for i, task := range []string{work, side} {
+		s.Calls = append(s.Calls, scenario.Call{At: scenario.Duration(last + time.Duration(45+i)*time.Second),
+			Op:    prop.Pick(d, "after loop op", []scenario.Op{scenario.OpGetPause, scenario.OpPause, scenario.OpRun, scenario.OpResume}),
+			Alloc: sched.AllocName, Task: task})
+	}
 }
 
 func sortCalls(cs []scenario.Call) {

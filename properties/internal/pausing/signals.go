@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +33,23 @@ var signals = prop.Property{
 			s.Calls = append(s.Calls, scenario.Call{At: scenario.Duration(time.Duration(d.IntRange("signal all at min", 0, mins-1))*time.Minute + 30*time.Second),
 				Op: scenario.OpSignal, Alloc: sched.AllocName, Signal: prop.Pick(d, "signal all", []string{"SIGHUP", "SIGUSR1"})})
 		}
+		// One run in three signals the scheduled task 1 s into the pause
+		// stop at its window's end (its stop takes 3 or 4 s: the handle
+		// is still live); one in three stops the job and signals both
+		// tasks once they are dead.
+		if w, ok := firstWindow(s); ok && w.End.Before(s.Start.Add(s.Duration)) && d.IntRange("signal while stopping", 0, 2) == 0 {
+			s.Config["kill_after"] = d.Duration("stop takes", 3*time.Second, 4*time.Second, time.Second).String()
+			s.Calls[0].At = scenario.Duration(w.End.Add(time.Second).Sub(s.Start))
+		}
+		if mins >= 2 && d.IntRange("signal dead", 0, 2) == 0 {
+			stop := time.Duration(d.IntRange("stop at min", 0, mins-2))*time.Minute + 10*time.Second
+			s.Calls = slices.DeleteFunc(s.Calls, func(c scenario.Call) bool { return c.At.D() >= stop })
+			s.Calls = append(s.Calls, scenario.Call{At: scenario.Duration(stop), Op: scenario.OpStopJob, Job: "sj"})
+			for i, task := range []string{work, side} {
+				s.Calls = append(s.Calls, scenario.Call{At: scenario.Duration(stop + time.Duration(30+i)*time.Second),
+					Op: scenario.OpSignal, Alloc: sched.AllocName, Task: task, Signal: "SIGUSR1"})
+			}
+		}
 		sortCalls(s.Calls)
 		return s.Build()
 	},
@@ -44,12 +62,22 @@ var signals = prop.Property{
 			alloc     string
 		}
 		var want []pending
+		var h handle // the scheduled task's driver handle
 		check := prop.Checks{OnSettled: func(v *prop.View) {
 			for _, r := range v.New {
+				h.see(r)
 				switch {
 				case r.Kind == trace.KindAPI && r.Op == string(scenario.OpSignal):
 					_, e := oracle.APIResult(r)
-					live := r.Task == side || o.Run(r.At)
+					// A live handle: the unscheduled task, the scheduled
+					// one while it should run or while its pause stop is
+					// under way; none once dead (PAUSE-11).
+					live := r.Task == side || o.Run(r.At) || r.Task == work && h.stopping
+					if a := v.Alloc(r.Alloc); a != nil {
+						if ts := a.TaskStates[r.Task]; ts != nil && ts.State == structs.TaskStateDead {
+							live = false
+						}
+					}
 					sig := ""
 					for _, c := range sc.Calls {
 						if c.Op == scenario.OpSignal && c.Task == r.Task && sc.Start.Add(c.At.D()).Equal(r.At) {

@@ -20,7 +20,13 @@ func Properties() []prop.Property {
 
 // drawCrashes draws a service job of long-running tasks (a prestart
 // task, sometimes a sidecar) and one or two client crashes at random
-// instants. Recover failures are left out: they rerun a task by design.
+// instants. Then, each on some runs and where the property allows the
+// class: the first crash early, while the first updates are sent, with
+// calls that take time (rpc_latency), so that one is in flight at the
+// crash; failing writes of one state DB key (acknowledged_state: an
+// acknowledgement lost; task_state: an alloc with no task state at the
+// crash, STATE-3 (2)); failing recoveries (Failed Restoring Task, which
+// ends a run: a new Started may follow).
 func drawCrashes(d *prop.Drawer, env prop.Env) scenario.Scenario {
 	task := func(name string, lc *structs.TaskLifecycle, cfg map[string]any) *structs.Task {
 		return &structs.Task{Name: name, Driver: "mock_driver", KillTimeout: 2 * time.Second, KillSignal: "SIGINT", Lifecycle: lc, Config: cfg}
@@ -43,6 +49,18 @@ func drawCrashes(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		sc.Faults = append(sc.Faults, faults.Fault{Class: faults.ClientCrash, At: at, For: d.Duration("down for", time.Second, 30*time.Second, time.Second)})
 		at += 30 * time.Second
 	}
+	if env.Allows(faults.RPCLatency) && d.IntRange("crash in sync", 0, 2) == 0 {
+		sc.Faults[0].At = d.Duration("early crash at", 500*time.Millisecond, 4*time.Second, 10*time.Millisecond)
+		sc.Faults = append(sc.Faults, faults.Fault{Class: faults.RPCLatency, Rate: float64(d.IntRange("latency percent", 30, 100)) / 100,
+			Max: d.Duration("latency max", 500*time.Millisecond, 5*time.Second, 100*time.Millisecond)})
+	}
+	if env.Allows(faults.StateDBWriteFailure) && d.IntRange("write failures", 0, 2) == 0 {
+		sc.Faults = append(sc.Faults, faults.Fault{Class: faults.StateDBWriteFailure, Rate: float64(d.IntRange("write failure percent", 50, 100)) / 100,
+			Key: prop.Pick(d, "write failure key", []string{"acknowledged_state", "task_state"})}) // STATE-1 keys
+	}
+	if env.Allows(faults.DriverRecoverFailure) && d.IntRange("recover failures", 0, 2) == 0 {
+		sc.Faults = append(sc.Faults, faults.Fault{Class: faults.DriverRecoverFailure, Rate: float64(d.IntRange("recover failure percent", 30, 100)) / 100})
+	}
 	return sc
 }
 
@@ -58,7 +76,7 @@ var noSecondStarted = prop.Property{
 	ID:       "STATE-4/no-second-started",
 	Specs:    []string{"STATE-4", "STATE-3"},
 	Doc:      "after crashes and restores a task has one Received, and a Started only after its previous run ended (a recovered task gets none)",
-	Faults:   []faults.Class{faults.ClientCrash},
+	Faults:   []faults.Class{faults.ClientCrash, faults.DriverRecoverFailure},
 	Draw:     drawCrashes,
 	Liveness: 30 * time.Second,
 	Situations: []prop.Situation{
@@ -107,7 +125,7 @@ var acknowledgedSurvives = prop.Property{
 	ID:       "STATE-3/acknowledged-survives",
 	Specs:    []string{"STATE-3", "STATE-2"},
 	Doc:      "a restored client does not re-send the state the server acknowledged before the crash, and its tasks that should run run again",
-	Faults:   []faults.Class{faults.ClientCrash},
+	Faults:   []faults.Class{faults.ClientCrash, faults.RPCLatency, faults.StateDBWriteFailure},
 	Draw:     drawCrashes,
 	Liveness: time.Minute,
 	Situations: []prop.Situation{
@@ -238,9 +256,11 @@ func (c *ackChecker) reachCrash(v *prop.View, at time.Time) {
 			v.Reach("unacked-at-crash")
 		}
 	}
+	// A call the crash cut returned at the crash's instant, with an
+	// error: it was in flight then all the same.
 	inc, _ := v.World.Incarnation()
 	for _, call := range v.World.SyncCalls(0) {
-		if call.Incarnation == inc && call.InFlight(at) {
+		if call.Incarnation == inc && (call.InFlight(at) || !call.Start.After(at) && call.Return.Equal(at) && call.Err != "") {
 			v.Reach("call-in-flight-at-crash")
 		}
 	}

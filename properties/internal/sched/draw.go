@@ -43,8 +43,10 @@ type Spec struct {
 	Config              map[string]any
 	Policy              *structs.RestartPolicy
 	Side                bool
-	Calls               []scenario.Call
-	Profile             string
+	// SideCron, with Side, schedules the side task too.
+	SideCron *schedule.Cron
+	Calls    []scenario.Call
+	Profile  string
 }
 
 // Build returns the scenario of s.
@@ -62,8 +64,12 @@ func (s Spec) Build() scenario.Scenario {
 	}
 	tg := &structs.TaskGroup{Name: "g", Count: 1, RestartPolicy: pol, Tasks: []*structs.Task{t}}
 	if s.Side {
-		tg.Tasks = append(tg.Tasks, &structs.Task{Name: sideName, Driver: "mock_driver", KillTimeout: 5 * time.Second,
-			KillSignal: "SIGINT", Config: map[string]any{}})
+		side := &structs.Task{Name: sideName, Driver: "mock_driver", KillTimeout: 5 * time.Second,
+			KillSignal: "SIGINT", Config: map[string]any{}}
+		if s.SideCron != nil {
+			side.Schedule = &schedule.Schedule{Cron: s.SideCron}
+		}
+		tg.Tasks = append(tg.Tasks, side)
 	}
 	j := &structs.Job{ID: jobID, Name: jobID, Type: structs.JobTypeService, TaskGroups: []*structs.TaskGroup{tg}}
 	j.Canonicalize()

@@ -17,6 +17,7 @@ import (
 type runCheck struct {
 	o       *oracle.Oracle
 	latency time.Duration
+	killAt  time.Time // the alloc kill (AllocKill), zero for none
 	changes []oracle.Change
 	next    int
 	starts  []time.Time
@@ -27,8 +28,23 @@ type runCheck struct {
 
 func newRunCheck(sc scenario.Scenario, latency time.Duration) *runCheck {
 	o := oracle.New(sc, jobID, taskName)
-	return &runCheck{o: o, latency: latency, changes: o.Changes()}
+	return &runCheck{o: o, latency: latency, changes: o.Changes(), killAt: AllocKill(sc)}
 }
+
+// AllocKill is the instant of the scenario's first stop_job or
+// evict_alloc of the package's job, zero for none: from then on the task
+// may die (an alloc kill, AR-9, PAUSE-8) and no start is due.
+func AllocKill(sc scenario.Scenario) time.Time {
+	for _, c := range sc.Calls {
+		if c.Op == scenario.OpStopJob && c.Job == jobID || c.Op == scenario.OpEvictAlloc && c.Alloc == AllocName {
+			return sc.Start.Add(c.At.D())
+		}
+	}
+	return time.Time{}
+}
+
+// killed reports whether the alloc kill happened by t.
+func (c *runCheck) killed(t time.Time) bool { return !c.killAt.IsZero() && !t.Before(c.killAt) }
 
 // RunChecker is runCheck as a prop.Checker for the job and task of the
 // package's scenarios.
@@ -53,7 +69,7 @@ func (c *runCheck) settled(v *prop.View) {
 			}
 		case "StopTask":
 			c.stops = append(c.stops, r.At)
-			if c.o.Run(r.At) {
+			if c.o.Run(r.At) && !c.killed(r.At) {
 				v.Violatef(r.Alloc, r.Task, "driver StopTask while the task should run", "StopTask "+r.Msg, "no stop")
 				return
 			}
@@ -62,7 +78,7 @@ func (c *runCheck) settled(v *prop.View) {
 		}
 	}
 	if a := v.Alloc(c.alloc); a != nil {
-		if ts := a.TaskStates[c.o.Task]; ts != nil && ts.State == structs.TaskStateDead {
+		if ts := a.TaskStates[c.o.Task]; ts != nil && ts.State == structs.TaskStateDead && !c.killed(v.Now()) {
 			v.Violatef(a.ID, c.o.Task, "task state", ts.State, "pending or running (a scheduled task never dies here)")
 			return
 		}
@@ -76,6 +92,9 @@ func (c *runCheck) final(v *prop.View) { c.due(v, v.Now(), true) }
 func (c *runCheck) due(v *prop.View, now time.Time, final bool) {
 	for ; c.next < len(c.changes); c.next++ {
 		ch := c.changes[c.next]
+		if c.killed(ch.At) {
+			return // the alloc was killed: nothing is due any more
+		}
 		deadline := ch.At
 		if ch.Run {
 			deadline = ch.At.Add(c.latency)

@@ -441,9 +441,12 @@ func reachNoFuture(sc scenario.Scenario) prop.Checker {
 			calls[c.Op] = sc.Start.Add(c.At.D())
 		}
 	}
-	updated, msgs := false, 0
+	var updated time.Time // the first schedule update
+	msgs := 0
 	for _, c := range sc.Calls {
-		updated = updated || c.Op == scenario.OpUpdateSchedule
+		if c.Op == scenario.OpUpdateSchedule && updated.IsZero() {
+			updated = sc.Start.Add(c.At.D())
+		}
 	}
 	return Reaching(func(v *prop.View) {
 		for _, n := range names {
@@ -461,7 +464,7 @@ func reachNoFuture(sc scenario.Scenario) prop.Checker {
 				if msgs++; msgs > 1 {
 					v.Reach("message-per-schedule")
 				}
-				if updated {
+				if !updated.IsZero() && !r.At.Before(updated) {
 					v.Reach("detected-while-paused")
 				}
 			}

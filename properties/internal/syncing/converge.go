@@ -37,6 +37,16 @@ var converges = prop.Property{
 			rate := float64(d.IntRange("rpc failure percent", 20, 80)) / 100
 			sc.Faults = append(sc.Faults, faults.Fault{Class: faults.RPCFailure, Rate: rate})
 		}
+		// Half the runs add a busy node whose calls often take a few
+		// seconds, to the end: a call is often in flight when the faults
+		// heal.
+		if d.Bool("busy slow") {
+			drawBusy(d, env, &sc, true)
+			if env.Allows(faults.RPCLatency) {
+				replace(&sc, faults.Fault{Class: faults.RPCLatency, Rate: float64(d.IntRange("slow rate percent", 30, 70)) / 100,
+					Max: d.Duration("slow max", 2*time.Second, 5*time.Second, 100*time.Millisecond)})
+			}
+		}
 		return sc
 	},
 	Liveness: time.Minute,

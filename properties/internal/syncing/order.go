@@ -30,7 +30,21 @@ var neverOlder = prop.Property{
 	Faults: []faults.Class{faults.RPCFailure, faults.RPCLatency, faults.RPCPartition, faults.DriverExit,
 		faults.DriverStartFailure, faults.StateDBWriteFailure},
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
-		return scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 8 * time.Minute, MaxCalls: 2, Exclude: env.Exclude()})
+		sc := scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 8 * time.Minute, MaxCalls: 2, Exclude: env.Exclude()})
+		// One run in four adds a busy node whose calls often take a few
+		// seconds and sometimes fail: newer states are pushed while a
+		// call carrying an older one is in flight, and it fails.
+		if d.IntRange("busy slow failing", 0, 3) == 0 {
+			drawBusy(d, env, &sc, true)
+			if env.Allows(faults.RPCLatency) {
+				replace(&sc, faults.Fault{Class: faults.RPCLatency, Rate: float64(d.IntRange("slow rate percent", 20, 60)) / 100,
+					Max: d.Duration("slow max", 2*time.Second, 5*time.Second, 100*time.Millisecond)})
+			}
+			if env.Allows(faults.RPCFailure) && !sc.Faults.Has(faults.RPCFailure) {
+				sc.Faults = append(sc.Faults, faults.Fault{Class: faults.RPCFailure, Rate: float64(d.IntRange("rpc failure percent", 10, 50)) / 100})
+			}
+		}
+		return sc
 	},
 	Situations: []prop.Situation{
 		{Name: "failed-call", Doc: "an UpdateAlloc failed: its entries are re-inserted unless a newer one arrived"},

@@ -42,6 +42,11 @@ func draw(d *prop.Drawer, env prop.Env, minLatency time.Duration, disable bool) 
 	}
 	sc.HookLatency = &scenario.HookLatency{AllocDirBuild: lat("alloc dir build"), TaskDirBuild: lat("task dir build")}
 	sc.DisableAllocationHookMetrics = disable
+	// One node in three has a class (TELEM-2: node_class is the class,
+	// "none" only when empty).
+	if d.IntRange("node class", 0, 2) == 0 {
+		sc.NodeClass = prop.Pick(d, "node class name", []string{"batch-large", "gpu"})
+	}
 	return sc
 }
 
@@ -55,13 +60,13 @@ func final(check func(v *prop.View, o observed) bool) func(scenario.Scenario) pr
 var labels = prop.Property{
 	ID:         "TELEM-2/exact-labels",
 	Specs:      []string{"TELEM-2", "TELEM-1"},
-	Doc:        "every hook metric carries exactly node_id, datacenter, node_class (none), node_pool, the alloc's namespace and hook_name, in order",
+	Doc:        "every hook metric carries exactly node_id, datacenter, node_class (none if the node has none), node_pool, the alloc's namespace and hook_name, in order",
 	Faults:     telemFaults,
 	Draw:       func(d *prop.Drawer, env prop.Env) scenario.Scenario { return draw(d, env, 0, false) },
 	Situations: labelSituations,
 	New: final(func(v *prop.View, o observed) bool {
 		reachLabels(v, o)
-		base := telemetry.BaseLabels{NodeID: v.World.NodeID(), Datacenter: sim.Datacenter, NodePool: sim.NodePool}
+		base := telemetry.BaseLabels{NodeID: v.World.NodeID(), Datacenter: sim.Datacenter, NodeClass: v.World.NodeClass(), NodePool: sim.NodePool}
 		for _, e := range o.ems {
 			order := telemetry.PrestartHookOrder()
 			if e.kind == telemetry.AllocHook {

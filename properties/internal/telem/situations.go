@@ -216,12 +216,18 @@ func reachElapsed(v *prop.View, o observed) {
 	}
 }
 
+// disableSituations are TELEM-5's cases a run can show. TELEM-5's last
+// sentence ("an overlay's explicit value wins") is not among them: it is
+// how the agent resolves its configuration files into the client field,
+// and a run never has an agent configuration: the world hands the runner
+// the resolved DisableAllocationHookMetrics (AR-2's ClientConfig), so no
+// run can tell an overlay's value from any other. The agent's own
+// configuration tests are where that rule can be checked.
 var disableSituations = []prop.Situation{
 	{Name: "prerun-ran", Doc: "prerun hooks executed (they would emit with the switch off)"},
 	{Name: "prestart-ran", Doc: "prestart hooks executed (they would emit with the switch off)"},
 	{Name: "hook-failed", Doc: "a hook execution failed (it would emit failed)"},
 	{Name: "restarted-client", Doc: "a restarted client: the switch applies to its new incarnation too"},
-	{Name: "overlay-explicit-value", Doc: "an agent overlay's explicit disable_allocation_hook_metrics wins"},
 }
 
 func reachDisable(v *prop.View) {

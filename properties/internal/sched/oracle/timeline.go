@@ -83,10 +83,23 @@ func (o *Oracle) Schedule(t time.Time) *schedule.Schedule {
 
 // Stored is the stored pause state at t (after that instant's calls).
 func (o *Oracle) Stored(t time.Time) structs.TaskScheduleState {
+	// The requests that stored a state by t: none while the task has no
+	// schedule (`has no schedule`), no failed schedule_resume (PAUSE-2:
+	// the state kept); a schedule removal since the last one clears it
+	// (PAUSE-7: removing the schedule sets "").
 	st := structs.TaskScheduleStateScheduleResume
+	var stAt time.Time
 	for _, x := range o.overrides {
-		if !x.At.After(t) {
-			st = x.State
+		if x.At.After(t) || o.Schedule(x.At) == nil {
+			continue
+		}
+		if x.State != structs.TaskScheduleStateScheduleResume || o.ResumeError(x.At) == nil {
+			st, stAt = x.State, x.At
+		}
+	}
+	for _, x := range o.scheds {
+		if x.Sched == nil && !x.At.After(t) && x.At.After(stAt) {
+			st = structs.TaskScheduleStateScheduleResume
 		}
 	}
 	if st == structs.TaskScheduleStateForcePause || st == structs.TaskScheduleStateForceRun {
@@ -101,6 +114,18 @@ func (o *Oracle) Stored(t time.Time) structs.TaskScheduleState {
 		return structs.TaskScheduleStateSchedulePause
 	}
 	return structs.TaskScheduleStateRun
+}
+
+// ResumeError is the error of a schedule_resume at t: the evaluation
+// error of the schedule then in effect, which the request returns,
+// keeping the stored state (PAUSE-2); nil for none.
+func (o *Oracle) ResumeError(t time.Time) error {
+	s := o.Schedule(t)
+	if s == nil {
+		return nil
+	}
+	_, err := schedule.Evaluate(s, t, o.Loc)
+	return err
 }
 
 // Run reports whether the task should run at t.
