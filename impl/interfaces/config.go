@@ -105,7 +105,7 @@ type RPCClient interface {
 // The simulator checks the promise on a sample of replies and fails the
 // run of a client that broke it. A client that changes what it receives
 // calls RPC (or RPCContext) and gets a copy, as over a real wire; the
-// reference client reads its alloc pulls this way.
+// reference client reads its Alloc.GetAllocs replies this way.
 type SharedReplyRPCClient interface {
 	RPCSharedReply(ctx context.Context, method string, args, reply any) error
 }

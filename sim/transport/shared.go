@@ -15,7 +15,7 @@ const sharedCheckEvery = 8
 
 // RPCSharedReply is RPCContext for a caller that only reads the reply
 // (interfaces.SharedReplyRPCClient): the reply is the server's answer
-// itself, sharing its memory (a Node.GetClientAllocs reply holds the
+// itself, sharing its memory (an Alloc.GetAllocs reply holds the
 // server's stored allocs, which the server never changes), instead of a
 // copy of it. The call is otherwise the same: traced the same, delayed,
 // dropped and cut the same.
@@ -27,7 +27,7 @@ func (c *Conn) RPCSharedReply(ctx context.Context, method string, args, reply an
 // sharedCheckEvery-th shared reply of a network is kept with a wire copy
 // of it as it was delivered, and compared with it when the next shared
 // reply is delivered and at VerifyShared. A client that changed it is
-// reported to Config.SharedChanged. An alloc pull compares by the typed
+// reported to Config.SharedChanged. An alloc fetch compares by the typed
 // structs.Allocation.SameJSON (what encodes alike is alike, so what JSON
 // does not keep as it is, an int in an `any`, compares alike); any other
 // reply, or a pull that compares different, is compared again through a
@@ -79,18 +79,18 @@ func (n *Network) VerifyShared() {
 		return
 	}
 	if n.cfg.SharedChanged != nil {
-		n.cfg.SharedChanged(fmt.Sprintf("the client changed a %s reply it had asked to share (RPCSharedReply): a shared reply is the server's memory and must stay read-only", p.method))
+		n.cfg.SharedChanged(fmt.Sprintf("the client changed a reply of %s it had asked to share (RPCSharedReply): a shared reply is the server's memory and must stay read-only", p.method))
 	}
 }
 
-// sameJSONReply reports whether an alloc pull's reply still encodes as
+// sameJSONReply reports whether an alloc fetch's reply still encodes as
 // its snapshot did; false for any other reply (not decided here).
 func sameJSONReply(reply, snapshot any) bool {
-	r, ok := reply.(*structs.NodeClientAllocsResponse)
+	r, ok := reply.(*structs.AllocsGetResponse)
 	if !ok {
 		return false
 	}
-	s := snapshot.(*structs.NodeClientAllocsResponse)
+	s := snapshot.(*structs.AllocsGetResponse)
 	if r.Index != s.Index || len(r.Allocs) != len(s.Allocs) {
 		return false
 	}

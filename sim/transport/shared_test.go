@@ -11,12 +11,12 @@ import (
 	"github.com/shoenig/test/must"
 )
 
-// allocServer answers every pull with the same stored allocs, as the
-// simulated server does (never changing them).
+// allocServer answers every alloc fetch with the same stored allocs, as
+// the simulated server does (never changing them).
 type allocServer struct{ allocs []*structs.Allocation }
 
 func (s allocServer) Call(_ context.Context, _ string, _, reply any) error {
-	r := reply.(*structs.NodeClientAllocsResponse)
+	r := reply.(*structs.AllocsGetResponse)
 	r.Index = 3
 	r.Allocs = append([]*structs.Allocation(nil), s.allocs...)
 	return nil
@@ -46,9 +46,9 @@ func TestSharedReply(t *testing.T) {
 		}
 		sn, cn := netFor(&shared), netFor(&copied)
 		sc, cc := sn.Dial("n1"), cn.Dial("n1")
-		pull := func(call func(context.Context, string, any, any) error) *structs.NodeClientAllocsResponse {
-			var r structs.NodeClientAllocsResponse
-			must.NoError(t, call(context.Background(), structs.RPCNodeGetClientAllocs, &structs.NodeClientAllocsRequest{NodeID: "n1"}, &r))
+		pull := func(call func(context.Context, string, any, any) error) *structs.AllocsGetResponse {
+			var r structs.AllocsGetResponse
+			must.NoError(t, call(context.Background(), structs.RPCAllocGetAllocs, &structs.AllocsGetRequest{AllocIDs: []string{"a1"}}, &r))
 			return &r
 		}
 		r := pull(sc.RPCSharedReply)
@@ -69,7 +69,7 @@ func TestSharedReply(t *testing.T) {
 		ninth.Allocs[0].TaskStates["web"].Events[0].Details["x"] = "y"
 		sn.VerifyShared()
 		must.SliceLen(t, 1, changed)
-		must.StrContains(t, changed[0], "the client changed a Node.GetClientAllocs reply it had asked to share")
+		must.StrContains(t, changed[0], "the client changed a reply of Alloc.GetAllocs it had asked to share")
 		sn.VerifyShared() // reported once
 		must.SliceLen(t, 1, changed)
 		delete(ninth.Allocs[0].TaskStates["web"].Events[0].Details, "x")
@@ -85,14 +85,14 @@ func TestSharedReply(t *testing.T) {
 	})
 }
 
-// TestSameJSONReply: the typed comparison of an alloc pull with its wire
+// TestSameJSONReply: the typed comparison of an alloc fetch with its wire
 // copy: alike when unchanged, different after a change, and declining
 // (false, for the second copy to decide) on a Config int, which the copy
 // turned into a float64.
 func TestSameJSONReply(t *testing.T) {
-	reply := func(cfg any) *structs.NodeClientAllocsResponse {
+	reply := func(cfg any) *structs.AllocsGetResponse {
 		job := &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g", Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"k": cfg}}}}}}
-		return &structs.NodeClientAllocsResponse{Index: 3, Allocs: []*structs.Allocation{{ID: "a", Job: job,
+		return &structs.AllocsGetResponse{Index: 3, Allocs: []*structs.Allocation{{ID: "a", Job: job,
 			TaskStates: map[string]*structs.TaskState{"t": {State: "running", Events: []*structs.TaskEvent{{Type: "Started", Details: map[string]string{}}}}}}}}
 	}
 	r := reply("1s")

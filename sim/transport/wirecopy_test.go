@@ -275,7 +275,10 @@ func TestWireCopyMatchesJSON(t *testing.T) {
 		"nil chan":             &withChan{},
 		"update request":       &structs.AllocUpdateRequest{Alloc: []*structs.Allocation{{ID: "a"}}, WriteRequest: structs.WriteRequest{Region: "global"}},
 		"pull request":         &structs.NodeClientAllocsRequest{NodeID: "n", QueryOptions: structs.QueryOptions{MinQueryIndex: 3}},
-		"empty pull reply":     &structs.NodeClientAllocsResponse{Allocs: []*structs.Allocation{}},
+		"empty pull reply":     &structs.NodeClientAllocsIndexResponse{Allocs: map[string]uint64{}},
+		"pull reply":           &structs.NodeClientAllocsIndexResponse{Allocs: map[string]uint64{"a": 3, "b": 0}, Index: 4},
+		"fetch request":        &structs.AllocsGetRequest{AllocIDs: []string{"a", "b"}},
+		"empty fetch reply":    &structs.AllocsGetResponse{Allocs: []*structs.Allocation{}},
 		"pause state response": &structs.AllocGetPauseStateResponse{ScheduleState: structs.TaskScheduleStateForcePause},
 	}
 	for name, v := range cases {
@@ -339,7 +342,7 @@ func TestWireCopyAllocsProperty(t *testing.T) {
 			}
 			allocs = append(allocs, a)
 		}
-		mustCopyLikeJSON(rt, &structs.NodeClientAllocsResponse{Allocs: allocs, Index: rapid.Uint64().Draw(rt, "index")})
+		mustCopyLikeJSON(rt, &structs.AllocsGetResponse{Allocs: allocs, Index: rapid.Uint64().Draw(rt, "index")})
 		mustCopyLikeJSON(rt, &structs.AllocUpdateRequest{Alloc: allocs})
 	})
 }
