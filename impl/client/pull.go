@@ -108,11 +108,8 @@ func (c *Client) fetch(ctx context.Context, listed map[string]uint64) (map[strin
 		AllocIDs:     ids,
 		QueryOptions: structs.QueryOptions{Region: c.node.Region, MinQueryIndex: minIndex},
 	}
-	// The reply is only read (runAllocs hands its allocs to runners,
-	// which replace a server alloc, never change it), so the transport
-	// may share it instead of copying every alloc.
 	var resp structs.AllocsGetResponse
-	if err := c.rpc.callShared(ctx, structs.RPCAllocGetAllocs, req, &resp); err != nil {
+	if err := c.rpc.call(ctx, structs.RPCAllocGetAllocs, req, &resp); err != nil {
 		return nil, err
 	}
 	out := make(map[string]*structs.Allocation, len(resp.Allocs))

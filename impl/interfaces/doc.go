@@ -78,11 +78,6 @@
 //  8. Every goroutine has an owner that stops it: after Client.Shutdown
 //     returns, no goroutine of the client or its runners is left (the
 //     world counts them and reports a leak).
-//  9. Optionally, a client that only reads a reply may ask for it
-//     shared, not copied (SharedReplyRPCClient, which the simulator's RPC
-//     client implements): cheaper for Alloc.GetAllocs, and read-only for
-//     good; the simulator samples such replies and reports one that
-//     changed.
 //
 // The simulator reports a broken rule with the runner's name, the rule and
 // the seed instead of hanging or passing: a stall watchdog outside the
