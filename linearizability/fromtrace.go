@@ -172,7 +172,8 @@ func complete(group []string, mounted map[string]time.Time) (map[string]string, 
 // each Node.UpdateAlloc stores each alloc's ClientStatus, called at its
 // send and returning at its reply, Open when it failed, was cut by a
 // crash, or overlapped another UpdateAlloc (then which reply is whose is
-// not observable); each Node.GetClientAllocs reply reads each alloc's
+// not observable); each Alloc.GetAllocs reply (the alloc pull's fetch;
+// a Node.GetClientAllocs reply is only an index map) reads each alloc's
 // ClientStatus between its send and its reply.
 //
 // An UpdateAlloc the server rejected (its SYNC-4 validation failed: say
@@ -250,9 +251,9 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 					}
 				}
 			}
-		case r.Op == structs.RPCNodeGetClientAllocs && r.Msg == "send":
+		case r.Op == structs.RPCAllocGetAllocs && r.Msg == "send":
 			pulls = append(pulls, r.At)
-		case r.Op == structs.RPCNodeGetClientAllocs && r.Msg == "reply" && len(pulls) > 0:
+		case r.Op == structs.RPCAllocGetAllocs && r.Msg == "reply" && len(pulls) > 0:
 			from := pulls[0]
 			pulls = pulls[1:]
 			var d struct{ Allocs []rpcAlloc }
@@ -260,9 +261,9 @@ func ServerViewFromTrace(recs []trace.Record, start time.Time) []Partition {
 			for _, a := range d.Allocs {
 				init(a.ID)
 				out = append(out, Op{Client: 2, Call: ts(from), Return: ts(r.At), Input: ReadState{Alloc: a.ID},
-					Output: StateSeen{Value: a.ClientStatus}, Note: fmt.Sprintf("Node.GetClientAllocs read %s by %s", a.ClientStatus, clock(r.At))})
+					Output: StateSeen{Value: a.ClientStatus}, Note: fmt.Sprintf("Alloc.GetAllocs read %s by %s", a.ClientStatus, clock(r.At))})
 			}
-		case r.Op == structs.RPCNodeGetClientAllocs && r.Msg == "fail" && len(pulls) > 0:
+		case r.Op == structs.RPCAllocGetAllocs && r.Msg == "fail" && len(pulls) > 0:
 			pulls = pulls[1:]
 		}
 	}

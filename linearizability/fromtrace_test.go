@@ -83,8 +83,8 @@ func TestServerViewFromTrace(t *testing.T) {
 		return rec(sec, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "fail", nil)
 	}
 	pull := func(from, to float64, status string) []trace.Record {
-		return []trace.Record{rec(from, trace.KindRPC, "", "", structs.RPCNodeGetClientAllocs, "send", nil),
-			rec(to, trace.KindRPC, "", "", structs.RPCNodeGetClientAllocs, "reply", map[string]any{"allocs": []map[string]string{{"id": "a1", "client_status": status}}})}
+		return []trace.Record{rec(from, trace.KindRPC, "", "", structs.RPCAllocGetAllocs, "send", nil),
+			rec(to, trace.KindRPC, "", "", structs.RPCAllocGetAllocs, "reply", map[string]any{"allocs": []map[string]string{{"id": "a1", "client_status": status}}})}
 	}
 	cat := func(rs ...any) []trace.Record {
 		var out []trace.Record
@@ -108,6 +108,11 @@ func TestServerViewFromTrace(t *testing.T) {
 		{"a failed store may have landed", cat(send(1, "running"), fail(1.1), pull(2, 2.1, "running")), Ok},
 		{"a failed store may not have landed", cat(send(1, "running"), fail(1.1), pull(2, 2.1, "pending")), Ok},
 		{"a read of a value never stored", cat(send(1, "running"), reply(1.1), pull(2, 2.1, "failed")), Illegal},
+		// A Node.GetClientAllocs reply is an index map: it reads no status.
+		{"an index map reads nothing", cat(send(1, "running"), reply(1.1),
+			rec(2, trace.KindRPC, "", "", structs.RPCNodeGetClientAllocs, "send", nil),
+			rec(2.1, trace.KindRPC, "", "", structs.RPCNodeGetClientAllocs, "reply", map[string]any{"allocs": map[string]uint64{"a1": 1}, "index": 1}),
+			pull(2.1, 2.2, "running")), Ok},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,8 +137,8 @@ func updateCalls(n int, failure string) []trace.Record {
 		recs = append(recs,
 			rec(at, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "send", map[string]any{"allocs": []map[string]string{{"id": "a1", "client_status": "running"}}}),
 			rec(at+1, trace.KindRPC, "", "", structs.RPCNodeUpdateAlloc, "fail", map[string]string{"error": failure}),
-			rec(at+2, trace.KindRPC, "", "", structs.RPCNodeGetClientAllocs, "send", nil),
-			rec(at+3, trace.KindRPC, "", "", structs.RPCNodeGetClientAllocs, "reply", map[string]any{"allocs": []map[string]string{{"id": "a1", "client_status": "pending"}}}))
+			rec(at+2, trace.KindRPC, "", "", structs.RPCAllocGetAllocs, "send", nil),
+			rec(at+3, trace.KindRPC, "", "", structs.RPCAllocGetAllocs, "reply", map[string]any{"allocs": []map[string]string{{"id": "a1", "client_status": "pending"}}}))
 	}
 	return recs
 }

@@ -29,7 +29,6 @@ func (w *World) Close() error {
 	w.mu.Unlock()
 	defer w.watch.unwatch()
 	w.settle()
-	w.net.VerifyShared() // the last sampled shared reply (transport/shared.go)
 	w.reportRejections()
 	for _, m := range w.Metrics() {
 		w.rec.Emit(trace.Record{At: w.clk.Now(), Kind: trace.KindMetric, Op: m.Name, Msg: m.String()})

@@ -104,21 +104,9 @@ func (p rpcPort) RPC(method string, args, reply any) error {
 // connection (cut once the incarnation crashed). UpdateAlloc calls and the
 // first successful alloc pull are logged (synclog.go).
 func (p rpcPort) RPCContext(ctx context.Context, method string, args, reply any) error {
-	return p.call(ctx, method, args, reply, p.inc.conn.RPCContext)
-}
-
-// RPCSharedReply is RPCContext whose reply shares the server's memory
-// (interfaces.SharedReplyRPCClient; the transport checks a sample of
-// such replies for changes, and the world reports one as a violation).
-func (p rpcPort) RPCSharedReply(ctx context.Context, method string, args, reply any) error {
-	return p.call(ctx, method, args, reply, p.inc.conn.RPCSharedReply)
-}
-
-func (p rpcPort) call(ctx context.Context, method string, args, reply any,
-	do func(ctx context.Context, method string, args, reply any) error) error {
 	c := p.w.sync.callBegin(p.inc, method, args, p.w.clk.Now())
 	p.w.holdIf(HoldRPC, p.inc, "rpc "+method)
-	err := do(ctx, method, args, reply)
+	err := p.inc.conn.RPCContext(ctx, method, args, reply)
 	p.w.sync.callEnd(p.inc, method, c, p.w.clk.Now(), err)
 	return err
 }
@@ -130,8 +118,8 @@ type csiPort struct {
 }
 
 var (
-	_ interfaces.CSIManager           = csiPort{}
-	_ interfaces.SharedReplyRPCClient = rpcPort{}
+	_ interfaces.CSIManager = csiPort{}
+	_ interfaces.RPCClient  = rpcPort{}
 )
 
 func (p csiPort) MountVolume(ctx context.Context, allocID, alias string, vol *structs.VolumeRequest) (*interfaces.CSIMountPoint, error) {

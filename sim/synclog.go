@@ -12,8 +12,8 @@ import (
 // Sync observation (SYNC-3, SYNC-5). The world logs what the client under
 // test does with its allocation sync, through the contract only: every
 // Node.UpdateAlloc call as its RPC port sees it (rpcPort), the instant of
-// each incarnation's first successful Node.GetClientAllocs (the first
-// server contact, which closes ServersContactedCh), and every push a
+// each incarnation's first successful alloc pull (the first server
+// contact, which closes ServersContactedCh; see Contact), and every push a
 // runner makes through the StateUpdater the world wraps (updaterTap), with
 // the instants it was called and returned. None of it is traced, so the
 // traces of existing scenarios are unchanged.
@@ -57,11 +57,17 @@ type SyncEntry struct {
 	State   *structs.AllocState
 }
 
-// Contact is an incarnation's first successful Node.GetClientAllocs.
+// Contact is an incarnation's first successful alloc pull. A pull is a
+// Node.GetClientAllocs, then an Alloc.GetAllocs when the client needs
+// allocs: the world counts an Alloc.GetAllocs as part of the pull when
+// the incarnation starts it at the instant its Node.GetClientAllocs
+// returned and before starting another one (as the reference does). The
+// pull then succeeded when that Alloc.GetAllocs did; otherwise when its
+// Node.GetClientAllocs did.
 type Contact struct {
 	Incarnation int
-	// At is the instant the call returned; Seq orders it among the
-	// world's sync observations.
+	// At is the instant the pull's last call returned; Seq orders it
+	// among the world's sync observations.
 	At  time.Time
 	Seq uint64
 }
@@ -84,15 +90,28 @@ type syncLog struct {
 	seq      uint64
 	calls    []*SyncCall
 	contacts map[int]Contact
+	// pulls counts each incarnation's Node.GetClientAllocs calls;
+	// joinable holds, for an incarnation whose contact is a
+	// Node.GetClientAllocs, that call's number (an Alloc.GetAllocs may
+	// still join its pull); fetching the incarnations whose first
+	// successful pull waits for its Alloc.GetAllocs.
+	pulls    map[int]uint64
+	joinable map[int]uint64
+	fetching map[int]bool
 	pushSeq  uint64
 	inflight map[uint64]*Push
 	blocked  []Push
 }
 
 // callBegin logs a call of inc on its RPC port; it returns the handle
-// callEnd takes.
+// callEnd takes (nil for a call other than Node.UpdateAlloc).
 func (l *syncLog) callBegin(inc *incarnation, method string, args any, now time.Time) *SyncCall {
-	if method != structs.RPCNodeUpdateAlloc {
+	switch method {
+	case structs.RPCNodeGetClientAllocs, structs.RPCAllocGetAllocs:
+		l.pullBegin(inc.n, method, now)
+		return nil
+	case structs.RPCNodeUpdateAlloc:
+	default:
 		return nil
 	}
 	c := &SyncCall{Incarnation: inc.n, Live: inc.live(), Start: now}
@@ -111,6 +130,32 @@ func (l *syncLog) callBegin(inc *incarnation, method string, args any, now time.
 	return c
 }
 
+// pullBegin counts a Node.GetClientAllocs of inc; an Alloc.GetAllocs
+// that joins the pull that gave inc's contact (Contact) withdraws the
+// contact until it returns.
+func (l *syncLog) pullBegin(inc int, method string, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if method == structs.RPCNodeGetClientAllocs {
+		if l.pulls == nil {
+			l.pulls = map[int]uint64{}
+		}
+		l.pulls[inc]++
+		return
+	}
+	c, ok := l.contacts[inc]
+	pull, joins := l.joinable[inc]
+	if !ok || !joins || pull != l.pulls[inc] || !c.At.Equal(now) {
+		return
+	}
+	delete(l.contacts, inc)
+	delete(l.joinable, inc)
+	if l.fetching == nil {
+		l.fetching = map[int]bool{}
+	}
+	l.fetching[inc] = true
+}
+
 // callEnd logs the return of a call: an UpdateAlloc's outcome, or the
 // incarnation's first successful alloc pull.
 func (l *syncLog) callEnd(inc *incarnation, method string, c *SyncCall, now time.Time, err error) {
@@ -120,15 +165,29 @@ func (l *syncLog) callEnd(inc *incarnation, method string, c *SyncCall, now time
 	case c != nil:
 		l.seq++
 		c.Return, c.Returned, c.Err, c.ReturnSeq = now, true, errString(err), l.seq
+	case method == structs.RPCAllocGetAllocs && l.fetching[inc.n]:
+		delete(l.fetching, inc.n)
+		if err == nil {
+			l.contact(inc.n, now, false)
+		}
 	case method == structs.RPCNodeGetClientAllocs && err == nil:
-		if _, ok := l.contacts[inc.n]; ok {
-			return
+		if _, ok := l.contacts[inc.n]; !ok && !l.fetching[inc.n] {
+			l.contact(inc.n, now, true)
 		}
-		if l.contacts == nil {
-			l.contacts = map[int]Contact{}
-		}
-		l.seq++
-		l.contacts[inc.n] = Contact{Incarnation: inc.n, At: now, Seq: l.seq}
+	}
+}
+
+// contact records inc's first contact, with the lock held; joinable
+// when it is a Node.GetClientAllocs that an Alloc.GetAllocs may join.
+func (l *syncLog) contact(inc int, now time.Time, joinable bool) {
+	if l.contacts == nil {
+		l.contacts = map[int]Contact{}
+		l.joinable = map[int]uint64{}
+	}
+	l.seq++
+	l.contacts[inc] = Contact{Incarnation: inc, At: now, Seq: l.seq}
+	if joinable {
+		l.joinable[inc] = l.pulls[inc]
 	}
 }
 
@@ -179,8 +238,8 @@ func (w *World) SyncCalls(from int) []SyncCall {
 	return out
 }
 
-// FirstContact returns incarnation inc's first successful
-// Node.GetClientAllocs, if it made one.
+// FirstContact returns incarnation inc's first successful alloc pull
+// (Contact), if it made one.
 func (w *World) FirstContact(inc int) (Contact, bool) {
 	w.sync.mu.Lock()
 	defer w.sync.mu.Unlock()

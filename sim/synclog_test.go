@@ -1,11 +1,13 @@
 package sim
 
 import (
+	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/mutants"
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/shoenig/test/must"
 )
@@ -88,4 +90,55 @@ func TestBlockedPushes(t *testing.T) {
 		// pushes (SYNC-1).
 		must.ErrorContains(t, w.Close(), "SYNC-1 (runner \"sync-blocking-producer\"")
 	})
+}
+
+// TestContactJoinsFetch: an incarnation's contact is its first successful
+// alloc pull: a Node.GetClientAllocs alone, or with the Alloc.GetAllocs
+// it starts at the instant it returned (then at that call's return, and
+// none if it failed); a fetch at a later instant, or after another pull
+// started, leaves the contact where it was.
+func TestContactJoinsFetch(t *testing.T) {
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	pull := func(l *syncLog, inc *incarnation, method string, begin, end int, err error) {
+		l.callBegin(inc, method, nil, at(begin))
+		l.callEnd(inc, method, nil, at(end), err)
+	}
+	contact := func(l *syncLog, inc int) (time.Time, bool) {
+		c, ok := l.contacts[inc]
+		return c.At, ok
+	}
+	var l syncLog
+	one, two, three := &incarnation{n: 1}, &incarnation{n: 2}, &incarnation{n: 3}
+
+	// One: the pull fetches; its first fetch fails, so the pull made
+	// again counts, at its fetch's return.
+	pull(&l, one, structs.RPCNodeGetClientAllocs, 0, 1, nil)
+	pull(&l, one, structs.RPCAllocGetAllocs, 1, 2, errors.New("dropped"))
+	_, ok := contact(&l, 1)
+	must.False(t, ok)
+	pull(&l, one, structs.RPCNodeGetClientAllocs, 3, 3, nil)
+	pull(&l, one, structs.RPCAllocGetAllocs, 3, 5, nil)
+	got, ok := contact(&l, 1)
+	must.True(t, ok)
+	must.Eq(t, at(5), got)
+	pull(&l, one, structs.RPCNodeGetClientAllocs, 5, 6, nil)
+	pull(&l, one, structs.RPCAllocGetAllocs, 6, 7, nil)
+	got, _ = contact(&l, 1)
+	must.Eq(t, at(5), got, must.Sprint("the first contact stays"))
+
+	// Two: nothing to fetch; a later fetch is another pull's.
+	pull(&l, two, structs.RPCNodeGetClientAllocs, 10, 11, nil)
+	pull(&l, two, structs.RPCAllocGetAllocs, 12, 13, nil)
+	got, _ = contact(&l, 2)
+	must.Eq(t, at(11), got)
+
+	// Three: a second pull returns at the contact's instant and fetches:
+	// not the contact's pull.
+	pull(&l, three, structs.RPCNodeGetClientAllocs, 20, 21, nil)
+	pull(&l, three, structs.RPCNodeGetClientAllocs, 21, 21, nil)
+	pull(&l, three, structs.RPCAllocGetAllocs, 21, 22, nil)
+	got, _ = contact(&l, 3)
+	must.Eq(t, at(21), got)
+	must.True(t, l.contacts[1].Seq < l.contacts[2].Seq && l.contacts[2].Seq < l.contacts[3].Seq)
 }

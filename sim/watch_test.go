@@ -51,7 +51,7 @@ func (c *lockClient) Start() error {
 		<-c.opts.Clock.After(lockDelay)
 		c.mu.Lock()
 		close(locked)
-		var reply structs.NodeClientAllocsResponse
+		var reply structs.NodeClientAllocsIndexResponse
 		_ = c.opts.RPCClient.RPC("Node.GetClientAllocs", &structs.NodeClientAllocsRequest{NodeID: c.opts.Node.NodeID}, &reply)
 		c.mu.Unlock()
 	}()

@@ -195,8 +195,7 @@ func (w *World) build() error {
 		return fmt.Errorf("sim: %w", err)
 	}
 	w.srv = srv
-	w.net, err = transport.New(transport.Config{Clock: w.clk, Server: srv, Faults: w.inj, Trace: w.rec,
-		SharedChanged: func(msg string) { w.violation("%s", msg) }})
+	w.net, err = transport.New(transport.Config{Clock: w.clk, Server: srv, Faults: w.inj, Trace: w.rec})
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}

@@ -15,14 +15,18 @@
 //  2. Start restores (STATE-3: load, drop allocs without task state, build,
 //     Restore, AcknowledgeState, register all, then Run each) and starts
 //     three loops, each one goroutine owned by the client.
-//  3. Pull loop: blocking Node.GetClientAllocs with MinQueryIndex = the
-//     last index applied. The first successful reply closes
-//     ServersContactedCh. Each newer view is diffed against the live
-//     runners in alloc-ID order: gone → Destroy (in an owned goroutine),
-//     higher AllocModifyIndex → Update (Reconnect for `unknown`), new →
-//     factory, PutAllocation, register, go Run. A factory error buffers the
-//     stripped alloc as `failed` (SYNC-1). Failed pulls back off 1 s,
-//     doubling to 30 s.
+//  3. Pull loop, Nomad's two calls: blocking Node.GetClientAllocs with
+//     MinQueryIndex = the last index applied answers with an index map
+//     (alloc ID → AllocModifyIndex); one Alloc.GetAllocs fetches the allocs
+//     without a runner (unless reported failed, or seen client-terminal at
+//     that index) and those whose index moved. The view is then diffed
+//     against the live runners in alloc-ID order: left the map → Destroy
+//     (in an owned goroutine), higher AllocModifyIndex → Update (Reconnect
+//     for `unknown`), new → factory, PutAllocation, register, go Run. A
+//     factory error buffers the stripped alloc as `failed` (SYNC-1). The
+//     first successful pull closes ServersContactedCh after it is applied.
+//     A failed call of either kind applies nothing and backs off 1 s,
+//     doubling to 30 s, then pulls again from the same index.
 //  4. Sync loop (SYNC-3): a 200 ms clock ticker; each tick classifies the
 //     buffered updates with each runner's GetUpdatePriority (without the
 //     buffer lock) and applies syncpolicy.Buffer.Tick. A Send is one

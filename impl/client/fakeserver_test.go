@@ -1,7 +1,6 @@
 package client
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -30,9 +29,16 @@ type pullCall struct {
 	minIndex uint64
 }
 
+// fetchCall is one Alloc.GetAllocs the fake server received.
+type fetchCall struct {
+	at       time.Duration
+	ids      []string
+	minIndex uint64
+}
+
 // fakeServer is an RPCClient that serves Node.GetClientAllocs as a
-// blocking query over its alloc set and records every Node.UpdateAlloc
-// with its virtual time. Its waits are channel operations, so goroutines
+// blocking query over its alloc set (an index map) and Alloc.GetAllocs,
+// and records every Node.UpdateAlloc with its virtual time. Its waits are channel operations, so goroutines
 // blocked in it are durably blocked for synctest.
 type fakeServer struct {
 	clk   clock.Clock
@@ -49,12 +55,15 @@ type fakeServer struct {
 	noBlock bool
 	// pullErrs fails that many next pulls.
 	pullErrs int
+	// fetchErrs fails that many next Alloc.GetAllocs calls.
+	fetchErrs int
 	// failUpdates fails that many next UpdateAlloc calls.
 	failUpdates int
 	// hang, while non-nil, holds every UpdateAlloc until it is closed.
 	hang    chan struct{}
 	updates []updateCall
 	pulls   []pullCall
+	fetches []fetchCall
 }
 
 func newFakeServer(clk clock.Clock) *fakeServer {
@@ -79,7 +88,9 @@ func (s *fakeServer) RPC(method string, args, reply any) error {
 func (s *fakeServer) call(cancel <-chan struct{}, method string, args, reply any) error {
 	switch method {
 	case structs.RPCNodeGetClientAllocs:
-		return s.getClientAllocs(cancel, args.(*structs.NodeClientAllocsRequest), reply.(*structs.NodeClientAllocsResponse))
+		return s.getClientAllocs(cancel, args.(*structs.NodeClientAllocsRequest), reply.(*structs.NodeClientAllocsIndexResponse))
+	case structs.RPCAllocGetAllocs:
+		return s.getAllocs(args.(*structs.AllocsGetRequest), reply.(*structs.AllocsGetResponse))
 	case structs.RPCNodeUpdateAlloc:
 		return s.updateAlloc(cancel, args.(*structs.AllocUpdateRequest), reply.(*structs.GenericResponse))
 	}
@@ -88,7 +99,7 @@ func (s *fakeServer) call(cancel <-chan struct{}, method string, args, reply any
 
 func (s *fakeServer) now() time.Duration { return s.clk.Now().Sub(s.start) }
 
-func (s *fakeServer) getClientAllocs(cancel <-chan struct{}, req *structs.NodeClientAllocsRequest, resp *structs.NodeClientAllocsResponse) error {
+func (s *fakeServer) getClientAllocs(cancel <-chan struct{}, req *structs.NodeClientAllocsRequest, resp *structs.NodeClientAllocsIndexResponse) error {
 	s.mu.Lock()
 	s.pulls = append(s.pulls, pullCall{at: s.now(), minIndex: req.MinQueryIndex})
 	for {
@@ -125,11 +136,29 @@ func (s *fakeServer) getClientAllocs(cancel <-chan struct{}, req *structs.NodeCl
 	}
 	defer s.mu.Unlock()
 	resp.Index = s.index
-	resp.Allocs = nil
-	for _, a := range s.allocs {
-		resp.Allocs = append(resp.Allocs, a.Copy())
+	resp.Allocs = map[string]uint64{}
+	for id, a := range s.allocs {
+		resp.Allocs[id] = a.AllocModifyIndex
 	}
-	slices.SortFunc(resp.Allocs, func(a, b *structs.Allocation) int { return cmp.Compare(a.ID, b.ID) })
+	return nil
+}
+
+// getAllocs answers at once with copies of the requested allocs it has,
+// in request order.
+func (s *fakeServer) getAllocs(req *structs.AllocsGetRequest, resp *structs.AllocsGetResponse) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fetches = append(s.fetches, fetchCall{at: s.now(), ids: slices.Clone(req.AllocIDs), minIndex: req.MinQueryIndex})
+	if s.fetchErrs > 0 {
+		s.fetchErrs--
+		return errInjected
+	}
+	resp.Index = s.index
+	for _, id := range req.AllocIDs {
+		if a, ok := s.allocs[id]; ok {
+			resp.Allocs = append(resp.Allocs, a.Copy())
+		}
+	}
 	return nil
 }
 
@@ -231,4 +260,10 @@ func (s *fakeServer) pullCalls() []pullCall {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.pulls)
+}
+
+func (s *fakeServer) fetchCalls() []fetchCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.fetches)
 }

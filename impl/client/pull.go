@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -30,11 +31,16 @@ const (
 	snapshotInterval = 60 * time.Second
 )
 
-// pullLoop pulls the node's allocs with the blocking Node.GetClientAllocs
-// and applies each new view (runAllocs). The first successful reply closes
-// ServersContactedCh once its allocs are applied: a restored task waiting
-// for the servers (STATE-4) then wakes with its runner already holding the
-// servers' view (a server stop included), never racing it (DET-3).
+// pullLoop pulls the node's allocs as Nomad's client does: the blocking
+// Node.GetClientAllocs answers with an index map (alloc ID →
+// AllocModifyIndex), Alloc.GetAllocs fetches the allocs the client needs
+// (registry.wants: new, or whose index moved), and runAllocs applies the
+// view. A failure of either call backs off and pulls again from the
+// same MinQueryIndex, so nothing of a view is applied until all of it
+// was fetched. The first successful pull closes ServersContactedCh once
+// its allocs are applied: a restored task waiting for the servers
+// (STATE-4) then wakes with its runner already holding the servers' view
+// (a server stop included), never racing it (DET-3).
 func (c *Client) pullLoop(ctx context.Context) {
 	defer c.loops.Done()
 	var (
@@ -47,13 +53,24 @@ func (c *Client) pullLoop(ctx context.Context) {
 			NodeID:       c.node.NodeID,
 			QueryOptions: structs.QueryOptions{Region: c.node.Region, MinQueryIndex: index},
 		}
-		// The reply is only read (runAllocs hands its allocs to runners,
-		// which replace a server alloc, never change it), so the
-		// transport may share it instead of copying every alloc.
-		var resp structs.NodeClientAllocsResponse
-		err := c.rpc.callShared(ctx, structs.RPCNodeGetClientAllocs, req, &resp)
-		if ctx.Err() != nil {
+		var resp structs.NodeClientAllocsIndexResponse
+		err := c.rpc.call(ctx, structs.RPCNodeGetClientAllocs, req, &resp)
+		var fetched map[string]*structs.Allocation
+		switch {
+		case ctx.Err() != nil:
 			return
+		case err != nil:
+		case contacted && resp.Index <= index:
+			backoff = 0
+			if !c.wait(ctx, pullNoChangeDelay) {
+				return
+			}
+			continue
+		default:
+			fetched, err = c.fetch(ctx, resp.Allocs)
+			if ctx.Err() != nil {
+				return
+			}
 		}
 		if err != nil {
 			backoff = min(max(2*backoff, pullRetryBase), pullRetryMax)
@@ -64,14 +81,8 @@ func (c *Client) pullLoop(ctx context.Context) {
 			continue
 		}
 		backoff = 0
-		if contacted && resp.Index <= index {
-			if !c.wait(ctx, pullNoChangeDelay) {
-				return
-			}
-			continue
-		}
 		index = resp.Index
-		c.runAllocs(resp.Allocs)
+		c.runAllocs(resp.Allocs, fetched)
 		if !contacted {
 			contacted = true
 			c.contact.mark()
@@ -79,48 +90,75 @@ func (c *Client) pullLoop(ctx context.Context) {
 	}
 }
 
-// runAllocs applies the servers' full view of the node's allocs, in
-// alloc-ID order (DET-2):
+// fetch gets the allocs of an index map that the client needs with one
+// Alloc.GetAllocs (none when it needs none), by ID. A reply without
+// every alloc asked for is an error: the pull is made again.
+func (c *Client) fetch(ctx context.Context, listed map[string]uint64) (map[string]*structs.Allocation, error) {
+	ids := c.runners.wants(listed)
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	// Like Nomad's client: ask for a server whose state holds the
+	// newest index fetched.
+	var minIndex uint64
+	for _, id := range ids {
+		minIndex = max(minIndex, listed[id]-min(listed[id], 1))
+	}
+	req := &structs.AllocsGetRequest{
+		AllocIDs:     ids,
+		QueryOptions: structs.QueryOptions{Region: c.node.Region, MinQueryIndex: minIndex},
+	}
+	var resp structs.AllocsGetResponse
+	if err := c.rpc.call(ctx, structs.RPCAllocGetAllocs, req, &resp); err != nil {
+		return nil, err
+	}
+	out := make(map[string]*structs.Allocation, len(resp.Allocs))
+	for _, a := range resp.Allocs {
+		if a != nil {
+			out[a.ID] = a
+		}
+	}
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			return nil, fmt.Errorf("%s: asked for %d allocs, got %d: %s missing", structs.RPCAllocGetAllocs, len(ids), len(out), id)
+		}
+	}
+	return out, nil
+}
+
+// runAllocs applies the servers' view of the node's allocs (listed, the
+// index map) with the allocs fetched for it, in alloc-ID order (DET-2):
 //
-//  1. a live runner whose alloc is gone is retired and destroyed;
-//  2. a live runner whose alloc has a higher AllocModifyIndex gets it:
-//     Reconnect when the servers mark it `unknown` (a disconnected node
-//     came back), Update otherwise;
-//  3. an alloc without a runner is built, unless it was reported failed
-//     or is already client-terminal (nothing left to run or report).
-func (c *Client) runAllocs(allocs []*structs.Allocation) {
-	server := make(map[string]*structs.Allocation, len(allocs))
-	for _, a := range allocs {
-		if a == nil || a.ID == "" {
-			continue
-		}
-		if cur, ok := server[a.ID]; ok && cur.AllocModifyIndex >= a.AllocModifyIndex {
-			continue
-		}
-		server[a.ID] = a
-	}
-	onServer := make(map[string]bool, len(server))
-	for id := range server {
-		onServer[id] = true
-	}
-	c.runners.forgetFailed(onServer)
+//  1. a live runner whose alloc left the map is retired and destroyed;
+//  2. a live runner whose alloc was fetched with a higher
+//     AllocModifyIndex gets it: Reconnect when the servers mark it
+//     `unknown` (a disconnected node came back), Update otherwise;
+//  3. a fetched alloc without a runner is built, unless it was reported
+//     failed or is already client-terminal (nothing left to run or
+//     report; noted, so that it is fetched again only if it changes).
+func (c *Client) runAllocs(listed map[string]uint64, fetched map[string]*structs.Allocation) {
+	c.runners.forgetGone(listed)
 	for _, e := range c.runners.liveEntries() {
-		if onServer[e.id] {
+		if _, ok := listed[e.id]; ok {
 			continue
 		}
 		if ar, key, ok := c.runners.retire(e.id); ok {
 			c.goDestroy(ar, key)
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(server)) {
-		a := server[id]
+	for _, id := range slices.Sorted(maps.Keys(fetched)) {
+		a := fetched[id]
 		if e, ok := c.runners.entry(id); ok {
 			if a.AllocModifyIndex > e.modifyIndex {
 				c.updateRunner(e, a)
 			}
 			continue
 		}
-		if c.runners.isFailed(id) || a.ClientTerminal() {
+		if c.runners.isFailed(id) {
+			continue
+		}
+		if a.ClientTerminal() {
+			c.runners.markTerminal(id, a.AllocModifyIndex)
 			continue
 		}
 		c.addAlloc(a)

@@ -163,3 +163,75 @@ func TestPullNoChangeIsIgnored(t *testing.T) {
 		r.shutdown()
 	})
 }
+
+// fetchLog renders the fake server's Alloc.GetAllocs calls as
+// "<at> [ids] @<MinQueryIndex>".
+func fetchLog(s *fakeServer) []string {
+	var out []string
+	for _, f := range s.fetchCalls() {
+		out = append(out, fmt.Sprintf("%v %v @%d", f.at, f.ids, f.minIndex))
+	}
+	return out
+}
+
+// TestPullFetchesOnlyWhatMoved: Node.GetClientAllocs is an index map and
+// Alloc.GetAllocs fetches only the allocs that are new or whose
+// AllocModifyIndex moved; an index bump that moves no alloc (the
+// client's own updates, here) fetches nothing; a client-terminal new
+// alloc is fetched once, and again only when its index moves.
+func TestPullFetchesOnlyWhatMoved(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		r.srv.put(testAlloc("a", 3), testAlloc("b", 5))
+		r.start()
+		r.advance(time.Second) // the runners' updates bump the server's index
+		must.Eq(t, []string{"0s [a b] @4"}, fetchLog(r.srv))
+		must.Greater(t, 1, len(r.srv.pullCalls()))
+
+		r.srv.put(testAlloc("a", 6))
+		synctest.Wait()
+		done := testAlloc("c", 7)
+		done.ClientStatus = structs.AllocClientStatusComplete
+		r.srv.put(done)
+		synctest.Wait()
+		r.srv.put(testAlloc("b", 5)) // an index bump, no alloc moved
+		synctest.Wait()
+		must.Eq(t, []string{"0s [a b] @4", "1s [a] @5", "1s [c] @6"}, fetchLog(r.srv))
+		must.Eq(t, []string{"a", "b"}, r.ff.buildLog())
+		must.Eq(t, []string{"run", "ack", "update:6"}, r.ff.runner("a").callLog())
+
+		done = testAlloc("c", 8)
+		done.ClientStatus = structs.AllocClientStatusComplete
+		r.srv.put(done)
+		synctest.Wait()
+		must.Eq(t, []string{"0s [a b] @4", "1s [a] @5", "1s [c] @6", "1s [c] @7"}, fetchLog(r.srv))
+		must.Eq(t, []string{"a", "b"}, r.ff.buildLog())
+		r.shutdown()
+	})
+}
+
+// TestPullFetchFailureRetries: a failed Alloc.GetAllocs applies nothing
+// of the view and backs off like a failed pull (1 s, 2 s); the pull is
+// made again from the same MinQueryIndex, and the servers count as
+// contacted only once a whole pull succeeded.
+func TestPullFetchFailureRetries(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		r.srv.put(testAlloc("a", 1))
+		r.srv.with(func(s *fakeServer) { s.fetchErrs = 2 })
+		r.start()
+		synctest.Wait()
+		must.Eq(t, []string(nil), r.ff.buildLog())
+		must.False(t, r.client.contact.done(), must.Sprint("servers contacted before a pull succeeded"))
+		r.advanceBy(3*time.Second, 500*ms, nil)
+		must.Eq(t, []string{"0s [a] @0", "1s [a] @0", "3s [a] @0"}, fetchLog(r.srv))
+		var pulls []string
+		for _, p := range r.srv.pullCalls() {
+			pulls = append(pulls, fmt.Sprintf("%v@%d", p.at, p.minIndex))
+		}
+		must.Eq(t, []string{"0s@0", "1s@0", "3s@0"}, pulls[:3])
+		must.Eq(t, []string{"a"}, r.ff.buildLog())
+		must.True(t, r.client.contact.done())
+		r.shutdown()
+	})
+}

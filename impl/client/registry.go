@@ -24,13 +24,17 @@ type runnerEntry struct {
 //   - retiring: runners whose alloc left the servers, while their Destroy
 //     runs; Shutdown still shuts them down;
 //   - failed: allocs reported failed (factory or restore error) that are
-//     not rebuilt while the servers still place them here.
+//     not rebuilt while the servers still place them here;
+//   - terminal: allocs the servers placed here already client-terminal,
+//     which get no runner, with the AllocModifyIndex they had: the pull
+//     fetches one again only once that index moves.
 type registry struct {
 	mu       sync.RWMutex
 	live     map[string]*runnerEntry
 	retiring map[uint64]interfaces.AllocRunner
 	nextKey  uint64
 	failed   map[string]struct{}
+	terminal map[string]uint64
 }
 
 func newRegistry() *registry {
@@ -38,6 +42,7 @@ func newRegistry() *registry {
 		live:     map[string]*runnerEntry{},
 		retiring: map[uint64]interfaces.AllocRunner{},
 		failed:   map[string]struct{}{},
+		terminal: map[string]uint64{},
 	}
 }
 
@@ -123,15 +128,56 @@ func (r *registry) isFailed(id string) bool {
 	return ok
 }
 
-// forgetFailed drops failed allocs that the servers no longer place here.
-func (r *registry) forgetFailed(onServer map[string]bool) {
+// markTerminal notes an alloc that got no runner because the servers
+// placed it already client-terminal, at AllocModifyIndex idx.
+func (r *registry) markTerminal(id string, idx uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.terminal[id] = idx
+}
+
+// forgetGone drops the failed and terminal allocs that the servers no
+// longer place here.
+func (r *registry) forgetGone(onServer map[string]uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for id := range r.failed {
-		if !onServer[id] {
+		if _, ok := onServer[id]; !ok {
 			delete(r.failed, id)
 		}
 	}
+	for id := range r.terminal {
+		if _, ok := onServer[id]; !ok {
+			delete(r.terminal, id)
+		}
+	}
+}
+
+// wants returns, sorted, the allocs of a Node.GetClientAllocs index map
+// that the client must fetch: those without a runner (unless reported
+// failed, or seen client-terminal at the same AllocModifyIndex) and
+// those whose runner holds a lower AllocModifyIndex.
+func (r *registry) wants(listed map[string]uint64) []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var out []string
+	for id, idx := range listed {
+		if e, ok := r.live[id]; ok {
+			if idx > e.modifyIndex {
+				out = append(out, id)
+			}
+			continue
+		}
+		if _, failed := r.failed[id]; failed {
+			continue
+		}
+		if seen, ok := r.terminal[id]; ok && idx <= seen {
+			continue
+		}
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // liveEntries returns copies of the live entries sorted by alloc ID.

@@ -19,25 +19,13 @@ type ContextRPCClient interface {
 // rpcCaller makes server calls with cancellation when the transport
 // supports it.
 type rpcCaller struct {
-	plain  interfaces.RPCClient
-	ctx    ContextRPCClient                // nil when plain does not implement it
-	shared interfaces.SharedReplyRPCClient // nil likewise
+	plain interfaces.RPCClient
+	ctx   ContextRPCClient // nil when plain does not implement it
 }
 
 func newRPCCaller(c interfaces.RPCClient) rpcCaller {
 	cc, _ := c.(ContextRPCClient)
-	sc, _ := c.(interfaces.SharedReplyRPCClient)
-	return rpcCaller{plain: c, ctx: cc, shared: sc}
-}
-
-// callShared is call for a reply the caller only reads: the transport
-// may then share it with the server instead of copying it
-// (interfaces.SharedReplyRPCClient).
-func (r rpcCaller) callShared(ctx context.Context, method string, args, reply any) error {
-	if r.shared != nil {
-		return r.shared.RPCSharedReply(ctx, method, args, reply)
-	}
-	return r.call(ctx, method, args, reply)
+	return rpcCaller{plain: c, ctx: cc}
 }
 
 func (r rpcCaller) call(ctx context.Context, method string, args, reply any) error {

@@ -10,8 +10,9 @@ import (
 )
 
 // Client is a node-level client (impl/client is the reference one): it
-// pulls its allocs from the servers with Node.GetClientAllocs, runs one
-// AllocRunner each, syncs their states back with Node.UpdateAlloc (SYNC-3)
+// pulls its allocs from the servers (Node.GetClientAllocs, an index map of
+// alloc ID to AllocModifyIndex, then Alloc.GetAllocs for the allocs that
+// are new or changed; model/structs/rpc.go), runs one AllocRunner each, syncs their states back with Node.UpdateAlloc (SYNC-3)
 // and answers the server's calls for its allocs (API-7). The simulator
 // drives clients only through this interface.
 type Client interface {
@@ -47,7 +48,8 @@ type ClientOptions struct {
 	AllocDirFactory AllocDirFactory
 	// Metrics receives hook telemetry (TELEM-1).
 	Metrics *metrics.Metrics
-	// RPCClient reaches the servers (Node.GetClientAllocs, Node.UpdateAlloc).
+	// RPCClient reaches the servers (Node.GetClientAllocs, Alloc.GetAllocs,
+	// Node.UpdateAlloc).
 	RPCClient RPCClient
 	// AllocRunnerFactory builds the client's alloc runners; required. The
 	// client MUST build every runner with it: the simulator wraps it to

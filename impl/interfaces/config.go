@@ -96,16 +96,3 @@ type PrevAllocMigrator interface {
 type RPCClient interface {
 	RPC(method string, args any, reply any) error
 }
-
-// SharedReplyRPCClient is an RPCClient that can answer a call with a
-// reply sharing the server's memory instead of a copy of it: the
-// simulator's, for a client that asks. The caller promises to treat such
-// a reply as read-only, for good: nothing reachable from it is ever
-// changed (not its slices, allocs, jobs, task states, events or maps).
-// The simulator checks the promise on a sample of replies and fails the
-// run of a client that broke it. A client that changes what it receives
-// calls RPC (or RPCContext) and gets a copy, as over a real wire; the
-// reference client reads its alloc pulls this way.
-type SharedReplyRPCClient interface {
-	RPCSharedReply(ctx context.Context, method string, args, reply any) error
-}

@@ -78,11 +78,6 @@
 //  8. Every goroutine has an owner that stops it: after Client.Shutdown
 //     returns, no goroutine of the client or its runners is left (the
 //     world counts them and reports a leak).
-//  9. Optionally, a client that only reads a reply may ask for it
-//     shared, not copied (SharedReplyRPCClient, which the simulator's RPC
-//     client implements): much cheaper for alloc pulls, and read-only for
-//     good; the simulator samples such replies and reports one that
-//     changed.
 //
 // The simulator reports a broken rule with the runner's name, the rule and
 // the seed instead of hanging or passing: a stall watchdog outside the
@@ -92,6 +87,27 @@
 // one seed whose traces differ are reported with the first differing
 // record (rules 2, 6, 7); leaked goroutines are reported after Shutdown
 // (rule 8).
+//
+// # The alloc pull
+//
+// A Client pulls as Nomad's does (model/structs/rpc.go has the shapes):
+//
+//  1. Node.GetClientAllocs(NodeClientAllocsRequest{NodeID, MinQueryIndex})
+//     blocks until the node's alloc index exceeds MinQueryIndex (or 5
+//     minutes passed) and replies NodeClientAllocsIndexResponse: Index
+//     and, for every alloc placed on the node, its AllocModifyIndex by
+//     ID. The client's own Node.UpdateAlloc calls do not move it.
+//  2. Alloc.GetAllocs(AllocsGetRequest{AllocIDs}) replies the allocs
+//     (AllocsGetResponse, jobs and task states included). A client asks
+//     only for what it needs: allocs it has no runner for, and those whose
+//     AllocModifyIndex moved past the one its runner holds.
+//  3. An alloc that left the map is no longer placed on the node: its
+//     runner is destroyed.
+//
+// Both calls cross the simulated network like every RPC (latency,
+// failure, partition) and are traced. Node.GetClientAllocs called with
+// the reply type of old, NodeClientAllocsResponse (every alloc, on every
+// wake), fails with structs.MsgGetClientAllocsReplyChanged.
 //
 // # Example
 //

@@ -77,10 +77,3 @@ func (u updateAllocs) RPCContext(ctx context.Context, method string, args, reply
 	}
 	return send()
 }
-
-func (u updateAllocs) RPCSharedReply(ctx context.Context, method string, args, reply any) error {
-	if s, ok := u.next.(interfaces.SharedReplyRPCClient); ok && method != structs.RPCNodeUpdateAlloc {
-		return s.RPCSharedReply(ctx, method, args, reply)
-	}
-	return u.RPCContext(ctx, method, args, reply)
-}

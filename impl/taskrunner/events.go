@@ -83,11 +83,10 @@ func (tr *TaskRunner) persistFreshState() {
 }
 
 // persistTaskStateOnce writes the current task state as it is, unless it
-// was written or loaded since construction. Run calls it as it starts, in
-// case neither construction nor Restore could (an unreadable DB); it then
-// takes the task_state lock, which an alloc runner's kill rule may be
-// taking for the same task at the same instant (DET-3), so the normal
-// cases leave it nothing to do.
+// was written or loaded since construction. Run and Start call it
+// (persistAtStart) on their caller's goroutine, in case neither
+// construction nor Restore did (an unreadable DB, or a task state left
+// in the DB for an alloc built afresh).
 func (tr *TaskRunner) persistTaskStateOnce() {
 	tr.taskStateMu.Lock()
 	defer tr.taskStateMu.Unlock()

@@ -10,6 +10,7 @@ import (
 // is called once (or Start is); a Run after Shutdown returns at once.
 func (tr *TaskRunner) Run() {
 	if pending, complete, ok := tr.begin(); ok {
+		tr.persistAtStart()
 		tr.loop(pending, complete)
 	}
 }
@@ -23,7 +24,24 @@ func (tr *TaskRunner) Run() {
 // goroutine got (DET-4).
 func (tr *TaskRunner) Start() {
 	if pending, complete, ok := tr.begin(); ok {
+		tr.persistAtStart()
 		go tr.loop(pending, complete)
+	}
+}
+
+// persistAtStart writes the task state as it is if nothing wrote or
+// loaded it since construction (persistTaskStateOnce): construction
+// skips its fresh write when the state DB already holds a task state for
+// the task (one a Restore is to load, or one a crashed incarnation left
+// behind for an alloc that is now built afresh). It runs on the caller's
+// goroutine, before the run's: an alloc runner that kills the task right
+// after launching it (a server-terminal alloc) then finds it written,
+// instead of racing the run's goroutine for the task_state lock, which
+// made the number of task_state writes vary (DET-4, seed
+// 108612381296492485).
+func (tr *TaskRunner) persistAtStart() {
+	if tr.shutdownCtx.Err() == nil {
+		tr.persistTaskStateOnce()
 	}
 }
 
@@ -48,7 +66,6 @@ func (tr *TaskRunner) loop(pending []*driverRun, complete bool) {
 	if tr.shutdownCtx.Err() != nil {
 		return
 	}
-	tr.persistTaskStateOnce()
 	for _, r := range pending {
 		tr.startPauseStop(r)
 	}

@@ -199,6 +199,30 @@ func TestFreshStatePersistedOnce(t *testing.T) {
 	})
 }
 
+// TestStartWritesLeftoverState (STATE-2, DET-3): a runner built afresh
+// over a task state a crashed incarnation left in the DB (its alloc was
+// not restored) is not written by construction; Start writes it before it
+// returns, on the caller's goroutine, so an alloc runner's kill right
+// after Start never races the run for that write, and the run does not
+// write it again.
+func TestStartWritesLeftoverState(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, nil, newTask(map[string]any{"run_for": "1h"}))
+		writes := countTaskStateWrites(h)
+		h.startCh = make(chan struct{}) // hold every loop before prestart
+		h.crash(h.newTR(), &faults{})   // leaves its fresh state behind
+
+		writes.Store(0)
+		tr := h.newTR() // built afresh, not restored
+		must.EqOp(t, 0, writes.Load(), must.Sprint("a task state is in the DB: construction leaves it"))
+		tr.Start()
+		must.EqOp(t, 1, writes.Load(), must.Sprint("Start wrote it before returning"))
+		synctest.Wait()
+		must.EqOp(t, 1, writes.Load(), must.Sprint("the run does not write it again"))
+		tr.Shutdown()
+	})
+}
+
 // TestTaskStateVersion: the version moves when, and only when, TaskState
 // publishes a change: not while its write is held, and not by reading.
 func TestTaskStateVersion(t *testing.T) {

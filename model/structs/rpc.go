@@ -6,6 +6,7 @@ package structs
 const (
 	RPCNodeUpdateAlloc     = "Node.UpdateAlloc"
 	RPCNodeGetClientAllocs = "Node.GetClientAllocs"
+	RPCAllocGetAllocs      = "Alloc.GetAllocs"
 
 	RPCServerSetPauseState = "ClientAllocations.SetPauseState"
 	RPCServerGetPauseState = "ClientAllocations.GetPauseState"
@@ -52,15 +53,65 @@ type GenericResponse struct {
 	Index uint64 `json:"Index"`
 }
 
-// NodeClientAllocsRequest asks the server for every alloc placed on a node,
-// blocking until the server's alloc index exceeds MinQueryIndex.
+// The alloc pull (issue 25), as Nomad's client makes it:
+//
+//  1. Node.GetClientAllocs(NodeClientAllocsRequest) is a blocking query
+//     that answers with an index map (NodeClientAllocsIndexResponse):
+//     every alloc placed on the node, by ID, with its AllocModifyIndex,
+//     once the node's alloc index exceeds MinQueryIndex (or after the
+//     server's maximum query time);
+//  2. the client fetches only what it needs, the allocs it has no runner
+//     for and those whose AllocModifyIndex moved, with
+//     Alloc.GetAllocs(AllocsGetRequest), whose AllocsGetResponse holds
+//     the allocs, jobs and task states included;
+//  3. an alloc that left the map is no longer placed on the node.
+
+// NodeClientAllocsRequest asks the server for the allocs placed on a node,
+// blocking until the node's alloc index exceeds MinQueryIndex.
 type NodeClientAllocsRequest struct {
 	NodeID string `json:"NodeID"`
 	QueryOptions
 }
 
-// NodeClientAllocsResponse is the full set of allocs of a node at Index.
+// NodeClientAllocsIndexResponse is Node.GetClientAllocs' reply (Nomad's
+// NodeClientAllocsResponse): each alloc placed on the node, by ID, with
+// its AllocModifyIndex, at Index.
+type NodeClientAllocsIndexResponse struct {
+	Allocs map[string]uint64 `json:"Allocs"`
+	Index  uint64            `json:"Index"`
+}
+
+// MsgGetClientAllocsReplyChanged is the error a Node.GetClientAllocs
+// call gets when its reply is the old NodeClientAllocsResponse.
+const MsgGetClientAllocsReplyChanged = "Node.GetClientAllocs now replies with an index map (alloc ID → AllocModifyIndex) " +
+	"in a *structs.NodeClientAllocsIndexResponse, not every alloc in a *structs.NodeClientAllocsResponse; " +
+	"fetch the allocs that are new or whose AllocModifyIndex moved with Alloc.GetAllocs (structs.AllocsGetRequest)"
+
+// NodeClientAllocsResponse was Node.GetClientAllocs' reply before issue
+// 25: every alloc of the node, jobs and task events included, on every
+// wake of the blocking query.
+//
+// Deprecated: Node.GetClientAllocs replies with a
+// NodeClientAllocsIndexResponse, and Alloc.GetAllocs fetches the allocs
+// that changed. The server rejects this type with
+// MsgGetClientAllocsReplyChanged; it is kept so that a runner written for
+// the old reply compiles and is told what changed.
 type NodeClientAllocsResponse struct {
+	Allocs []*Allocation `json:"Allocs"`
+	Index  uint64        `json:"Index"`
+}
+
+// AllocsGetRequest is Alloc.GetAllocs' request: the allocs to fetch.
+// MinQueryIndex asks for a server whose state has reached it (Nomad's
+// client sends the highest AllocModifyIndex it fetches, minus one).
+type AllocsGetRequest struct {
+	AllocIDs []string `json:"AllocIDs"`
+	QueryOptions
+}
+
+// AllocsGetResponse is Alloc.GetAllocs' reply: the requested allocs the
+// server has, in request order, at Index.
+type AllocsGetResponse struct {
 	Allocs []*Allocation `json:"Allocs"`
 	Index  uint64        `json:"Index"`
 }

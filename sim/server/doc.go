@@ -20,14 +20,20 @@
 //     updates create at most one eval per (namespace, job), and every
 //     caller of the batch returns that index.
 //
-// Node.GetClientAllocs is a blocking query: it returns every alloc placed
-// on the node once the node's alloc index exceeds MinQueryIndex, or the
-// current set after MaxQueryTime. The node's alloc index is the log index
+// The alloc pull is Nomad's two calls (model/structs/rpc.go).
+// Node.GetClientAllocs is a blocking query: it returns the node's alloc
+// index and an index map (alloc ID → AllocModifyIndex of every alloc
+// placed on the node) once that index exceeds MinQueryIndex, or the
+// current map after MaxQueryTime. The node's alloc index is the log index
 // of the last server-side change to one of its allocs (placement, job
 // update, stop: what moves AllocModifyIndex); the client's own updates
-// move the log index but not this one, so they do not wake its pull; the caller's context (the transport
-// cancels it when the connection closes) ends it early, so no wait
-// outlives its client.
+// move the log index but not this one, so they do not wake its pull; the
+// caller's context (the transport cancels it when the connection closes)
+// ends it early, so no wait outlives its client. A call whose reply is
+// the old NodeClientAllocsResponse (every alloc) fails with
+// structs.MsgGetClientAllocsReplyChanged. Alloc.GetAllocs returns the
+// requested allocs, at once (one server: its state always holds what a
+// map listed).
 //
 // Jobs: RegisterJob places Count allocs per group on the placement node
 // (the first registered node in ID order) with IDs drawn from the

@@ -11,15 +11,13 @@ import (
 	"github.com/allocsim/allocsim/model/syncpolicy"
 )
 
-// GetClientAllocs is Node.GetClientAllocs, a blocking query: it returns
-// every alloc placed on the node, sorted by ID, with the node's alloc
-// index, once that index exceeds MinQueryIndex; after MaxQueryTime
-// without a change it returns the current set; it ends with an error
-// when ctx is done (the caller's connection closed) or the node is
-// unknown. The reply's allocs are the server's own (never changed once
-// stored): the caller must copy them before changing anything, as the
-// transport does.
-func (s *Server) GetClientAllocs(ctx context.Context, args *structs.NodeClientAllocsRequest, reply *structs.NodeClientAllocsResponse) error {
+// GetClientAllocs is Node.GetClientAllocs, a blocking query: once the
+// node's alloc index exceeds MinQueryIndex it returns that index and the
+// AllocModifyIndex of every alloc placed on the node, by ID; after
+// MaxQueryTime without a change it returns the current map; it ends with
+// an error when ctx is done (the caller's connection closed) or the node
+// is unknown. The client fetches the allocs themselves with GetAllocs.
+func (s *Server) GetClientAllocs(ctx context.Context, args *structs.NodeClientAllocsRequest, reply *structs.NodeClientAllocsIndexResponse) error {
 	var timeout <-chan struct{}
 	for {
 		s.mu.Lock()
@@ -33,7 +31,7 @@ func (s *Server) GetClientAllocs(ctx context.Context, args *structs.NodeClientAl
 		}
 		if n.index > args.MinQueryIndex || timedOut(timeout) {
 			reply.Index = n.index
-			reply.Allocs = s.nodeAllocs(n.id)
+			reply.Allocs = s.nodeAllocIndexes(n.id)
 			s.mu.Unlock()
 			return nil
 		}
@@ -54,6 +52,26 @@ func (s *Server) GetClientAllocs(ctx context.Context, args *structs.NodeClientAl
 	}
 }
 
+// GetAllocs is Alloc.GetAllocs: the requested allocs the server has, in
+// request order (an unknown ID is left out: the caller checks it got what
+// it asked for), with the server's log index. It answers at once: the
+// simulated server is one server, whose state always holds what a
+// GetClientAllocs reply listed, so MinQueryIndex is always reached. The
+// reply's allocs are the server's own (never changed once stored): the
+// caller must copy them before changing anything, as the transport does.
+func (s *Server) GetAllocs(args *structs.AllocsGetRequest, reply *structs.AllocsGetResponse) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	reply.Index = s.index
+	reply.Allocs = make([]*structs.Allocation, 0, len(args.AllocIDs))
+	for _, id := range args.AllocIDs {
+		if a, ok := s.allocs[id]; ok {
+			reply.Allocs = append(reply.Allocs, a)
+		}
+	}
+	return nil
+}
+
 func timedOut(ch <-chan struct{}) bool {
 	if ch == nil {
 		return false
@@ -66,18 +84,15 @@ func timedOut(ch <-chan struct{}) bool {
 	}
 }
 
-// nodeAllocs returns the node's stored allocs, sorted by ID, with the lock
-// held. They are not copies: a stored alloc is never changed once stored
-// (edit), so the reply may be read after the lock is released, and the
-// caller's transport copies it onto the wire.
-func (s *Server) nodeAllocs(nodeID string) []*structs.Allocation {
-	var out []*structs.Allocation
+// nodeAllocIndexes returns the AllocModifyIndex of each alloc placed on
+// the node, by ID, with the lock held.
+func (s *Server) nodeAllocIndexes(nodeID string) map[string]uint64 {
+	out := map[string]uint64{}
 	for _, a := range s.allocs {
 		if a.NodeID == nodeID {
-			out = append(out, a)
+			out[a.ID] = a.AllocModifyIndex
 		}
 	}
-	slices.SortFunc(out, func(a, b *structs.Allocation) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
@@ -85,7 +100,7 @@ func (s *Server) nodeAllocs(nodeID string) []*structs.Allocation {
 // for the caller to change, with the lock held. Stored allocs are
 // copy-on-write: nothing reachable from one is changed after it is
 // stored (fields are replaced, never mutated through), so replies that
-// share them (nodeAllocs) stay valid.
+// share them (GetAllocs) stay valid.
 func (s *Server) edit(a *structs.Allocation) *structs.Allocation {
 	c := *a
 	s.allocs[c.ID] = &c

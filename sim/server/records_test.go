@@ -131,7 +131,7 @@ func TestStopAlloc(t *testing.T) {
 	must.EqOp(t, idx, a.AllocModifyIndex)
 	must.EqOp(t, structs.AllocDesiredStatusRun, s.Alloc(reg.Allocs[1].ID).DesiredStatus)
 	must.False(t, s.JobRecord("web").Stop)
-	var reply structs.NodeClientAllocsResponse
+	var reply structs.NodeClientAllocsIndexResponse
 	must.NoError(t, s.GetClientAllocs(context.Background(), &structs.NodeClientAllocsRequest{NodeID: nodeID,
 		QueryOptions: structs.QueryOptions{MinQueryIndex: idx - 1}}, &reply))
 	must.EqOp(t, idx, reply.Index)

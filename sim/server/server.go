@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -138,8 +139,8 @@ func (s *Server) DisconnectNode(id string) error {
 		return fmt.Errorf(syncpolicy.MsgNodeNotFound, id)
 	}
 	var lost []*structs.Allocation
-	for _, a := range s.nodeAllocs(id) {
-		if a.DesiredStatus == structs.AllocDesiredStatusRun && !a.ClientTerminal() && a.ClientStatus != structs.AllocClientStatusUnknown {
+	for _, allocID := range slices.Sorted(maps.Keys(s.nodeAllocIndexes(id))) {
+		if a := s.allocs[allocID]; a.DesiredStatus == structs.AllocDesiredStatusRun && !a.ClientTerminal() && a.ClientStatus != structs.AllocClientStatusUnknown {
 			lost = append(lost, a)
 		}
 	}
@@ -171,8 +172,10 @@ func (s *Server) Connect(nodeID string, conn NodeConn) {
 // Call is the server's RPC entry point: it dispatches method with args
 // and reply of the shapes of model/structs/rpc.go. ctx is the caller's
 // connection; a blocking query ends when it is done. A reply may share
-// the server's data (GetClientAllocs): callers copy it, as the transport
-// does, before changing anything.
+// the server's data (GetAllocs): callers copy it, as the transport
+// does, before changing anything. A Node.GetClientAllocs call whose reply
+// is the old NodeClientAllocsResponse fails with
+// structs.MsgGetClientAllocsReplyChanged.
 func (s *Server) Call(ctx context.Context, method string, args, reply any) error {
 	bad := fmt.Errorf("rpc %s: args of type %T, reply of type %T", method, args, reply)
 	switch method {
@@ -185,11 +188,22 @@ func (s *Server) Call(ctx context.Context, method string, args, reply any) error
 		return s.UpdateAlloc(ctx, a, r)
 	case structs.RPCNodeGetClientAllocs:
 		a, ok1 := args.(*structs.NodeClientAllocsRequest)
-		r, ok2 := reply.(*structs.NodeClientAllocsResponse)
+		r, ok2 := reply.(*structs.NodeClientAllocsIndexResponse)
+		//lint:ignore SA1019 the old reply is recognised only to name the change
+		if _, old := reply.(*structs.NodeClientAllocsResponse); old {
+			return errors.New(structs.MsgGetClientAllocsReplyChanged)
+		}
 		if !ok1 || !ok2 {
 			return bad
 		}
 		return s.GetClientAllocs(ctx, a, r)
+	case structs.RPCAllocGetAllocs:
+		a, ok1 := args.(*structs.AllocsGetRequest)
+		r, ok2 := reply.(*structs.AllocsGetResponse)
+		if !ok1 || !ok2 {
+			return bad
+		}
+		return s.GetAllocs(a, r)
 	case structs.RPCServerSetPauseState:
 		a, ok1 := args.(*structs.AllocPauseRequest)
 		r, ok2 := reply.(*structs.GenericResponse)

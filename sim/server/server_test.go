@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -207,14 +209,14 @@ func TestAbandonedUpdateStillCommits(t *testing.T) {
 	})
 }
 
-// TestGetClientAllocsBlocks: the pull returns at once when the nodeID's
-// index is past MinQueryIndex, else at the next change, else after
-// MaxQueryTime, else when the caller goes away.
+// TestGetClientAllocsBlocks: the pull returns the node's index map at
+// once when the nodeID's index is past MinQueryIndex, else at the next
+// change, else after MaxQueryTime, else when the caller goes away.
 func TestGetClientAllocsBlocks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		clk := vclock.New(t0)
 		s, _ := newServer(t, clk, "")
-		var reply structs.NodeClientAllocsResponse
+		var reply structs.NodeClientAllocsIndexResponse
 		pull := func(ctx context.Context, min uint64) chan error {
 			errc := make(chan error, 1)
 			go func() {
@@ -232,11 +234,8 @@ func TestGetClientAllocsBlocks(t *testing.T) {
 		allocs, err := s.RegisterJob(job("web", 2))
 		must.NoError(t, err)
 		must.NoError(t, <-errc)
-		must.SliceLen(t, 2, reply.Allocs)
-		must.EqOp(t, allocs[0].ID, reply.Allocs[0].ID)
-		must.Less(t, reply.Allocs[1].ID, reply.Allocs[0].ID)
-		must.NotNil(t, reply.Allocs[0].Job)
 		idx := reply.Index
+		must.Eq(t, map[string]uint64{allocs[0].ID: idx, allocs[1].ID: idx}, reply.Allocs)
 
 		must.NoError(t, <-pull(context.Background(), 0), must.Sprint("index already past: at once"))
 
@@ -254,6 +253,25 @@ func TestGetClientAllocsBlocks(t *testing.T) {
 
 		must.EqError(t, s.GetClientAllocs(context.Background(), &structs.NodeClientAllocsRequest{}, &reply), "missing node ID")
 		must.EqError(t, s.GetClientAllocs(context.Background(), &structs.NodeClientAllocsRequest{NodeID: "x"}, &reply), "node x not found")
+	})
+}
+
+// TestGetAllocs: Alloc.GetAllocs answers at once with the requested
+// allocs the server has, in request order, jobs included, and leaves out
+// an unknown ID.
+func TestGetAllocs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := vclock.New(t0)
+		s, _ := newServer(t, clk, "")
+		allocs, err := s.RegisterJob(job("web", 2))
+		must.NoError(t, err)
+		var reply structs.AllocsGetResponse
+		must.NoError(t, s.GetAllocs(&structs.AllocsGetRequest{AllocIDs: []string{allocs[1].ID, "nope", allocs[0].ID}}, &reply))
+		must.SliceLen(t, 2, reply.Allocs)
+		must.EqOp(t, allocs[1].ID, reply.Allocs[0].ID)
+		must.EqOp(t, allocs[0].ID, reply.Allocs[1].ID)
+		must.NotNil(t, reply.Allocs[0].Job)
+		must.EqOp(t, s.Index(), reply.Index)
 	})
 }
 
@@ -398,15 +416,22 @@ func TestCall(t *testing.T) {
 		s, _ := newServer(t, clk, "")
 		ctx := context.Background()
 		var gen structs.GenericResponse
-		var pulled structs.NodeClientAllocsResponse
+		var pulled structs.NodeClientAllocsIndexResponse
 		must.ErrorContains(t, s.Call(ctx, "Node.Dance", nil, nil), "can't find method Node.Dance")
-		for _, m := range []string{structs.RPCNodeUpdateAlloc, structs.RPCNodeGetClientAllocs, structs.RPCServerSetPauseState,
-			structs.RPCServerGetPauseState, structs.RPCServerSignal} {
+		for _, m := range []string{structs.RPCNodeUpdateAlloc, structs.RPCNodeGetClientAllocs, structs.RPCAllocGetAllocs,
+			structs.RPCServerSetPauseState, structs.RPCServerGetPauseState, structs.RPCServerSignal} {
 			must.ErrorContains(t, s.Call(ctx, m, 42, &gen), "args of type int", must.Sprint(m))
 		}
 		must.EqError(t, s.Call(ctx, structs.RPCNodeUpdateAlloc, &structs.AllocUpdateRequest{}, &gen), "must update at least one allocation")
 		_, _ = s.RegisterJob(job("web", 1))
 		must.NoError(t, s.Call(ctx, structs.RPCNodeGetClientAllocs, &structs.NodeClientAllocsRequest{NodeID: nodeID}, &pulled))
+		var fetched structs.AllocsGetResponse
+		must.NoError(t, s.Call(ctx, structs.RPCAllocGetAllocs, &structs.AllocsGetRequest{AllocIDs: slices.Sorted(maps.Keys(pulled.Allocs))}, &fetched))
+		must.SliceLen(t, 1, fetched.Allocs)
+		//lint:ignore SA1019 a runner written for the old reply
+		var old structs.NodeClientAllocsResponse
+		must.EqError(t, s.Call(ctx, structs.RPCNodeGetClientAllocs, &structs.NodeClientAllocsRequest{NodeID: nodeID}, &old),
+			structs.MsgGetClientAllocsReplyChanged)
 		must.EqError(t, s.Call(ctx, structs.RPCServerSetPauseState, &structs.AllocPauseRequest{}, &gen), "missing AllocID")
 		must.EqError(t, s.Call(ctx, structs.RPCServerGetPauseState, &structs.AllocGetPauseStateRequest{}, &structs.AllocGetPauseStateResponse{}), "missing AllocID")
 		must.EqError(t, s.Call(ctx, structs.RPCServerSignal, &structs.AllocSignalRequest{}, &gen), "missing AllocID")

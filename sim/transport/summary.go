@@ -45,7 +45,9 @@ func summarizeAlloc(a *structs.Allocation, withTasks bool) allocSummary {
 
 // summarize is the traced form of an RPC's args or reply: alloc lists are
 // summarised (IDs, statuses, task states), everything else is traced as
-// is (the request shapes of rpc.go are small).
+// is (the request shapes of rpc.go are small); a Node.GetClientAllocs
+// reply is its index and its map of alloc ID to AllocModifyIndex (JSON
+// sorts the keys).
 func summarize(v any) any {
 	switch x := v.(type) {
 	case *structs.AllocUpdateRequest:
@@ -56,7 +58,9 @@ func summarize(v any) any {
 			}
 		}
 		return map[string]any{"allocs": out, "evals": len(x.Evals)}
-	case *structs.NodeClientAllocsResponse:
+	case *structs.NodeClientAllocsIndexResponse:
+		return map[string]any{"index": x.Index, "allocs": x.Allocs}
+	case *structs.AllocsGetResponse:
 		out := make([]allocSummary, 0, len(x.Allocs))
 		for _, a := range x.Allocs {
 			if a != nil {

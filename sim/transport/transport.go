@@ -43,9 +43,6 @@ type Config struct {
 	Faults Faults
 	// Trace receives rpc records; nil discards them.
 	Trace trace.Sink
-	// SharedChanged, if set, hears of a shared reply its client changed
-	// (shared.go), with what to report.
-	SharedChanged func(msg string)
 }
 
 // Network connects clients and the server. Build it with New.
@@ -55,8 +52,6 @@ type Network struct {
 	mu          sync.Mutex
 	partitioned bool
 	conns       map[*Conn]struct{}
-
-	shared sharedChecks
 }
 
 // New returns a healed network.
@@ -120,10 +115,7 @@ type Conn struct {
 	inflight map[uint64]context.CancelCauseFunc
 }
 
-var (
-	_ interfaces.RPCClient            = (*Conn)(nil)
-	_ interfaces.SharedReplyRPCClient = (*Conn)(nil)
-)
+var _ interfaces.RPCClient = (*Conn)(nil)
 
 // Close fails every in-flight and later call with ErrConnClosed. It is
 // how a crash or a shutdown ends the client's blocking queries.
@@ -188,11 +180,6 @@ func (c *Conn) RPC(method string, args, reply any) error {
 // RPCContext is RPC, also ended when ctx is done (the reference client's
 // ContextRPCClient: its Shutdown cancels its blocking pull this way).
 func (c *Conn) RPCContext(ctx context.Context, method string, args, reply any) error {
-	return c.call(ctx, method, args, reply, false)
-}
-
-// call is RPCContext, or RPCSharedReply with shared.
-func (c *Conn) call(ctx context.Context, method string, args, reply any, shared bool) error {
 	ctx, done, err := c.begin(ctx)
 	if errors.Is(err, ErrConnClosed) {
 		// A crashed or shut-down client's calls reach nothing and leave
@@ -229,9 +216,7 @@ func (c *Conn) call(ctx context.Context, method string, args, reply any, shared 
 		}
 		return c.fail(method, err)
 	}
-	if shared {
-		c.net.share(method, out, reply)
-	} else if err := copyInto(out, reply); err != nil {
+	if err := copyInto(out, reply); err != nil {
 		return c.fail(method, err)
 	}
 	c.net.emit(method, "reply", summarize(reply))

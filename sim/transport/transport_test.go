@@ -3,6 +3,9 @@ package transport
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/sim/faults"
+	"github.com/allocsim/allocsim/sim/server"
 	"github.com/allocsim/allocsim/sim/trace"
 	"github.com/allocsim/allocsim/sim/vclock"
 	"github.com/shoenig/test/must"
@@ -143,7 +147,7 @@ func TestPartition(t *testing.T) {
 		c := n.Dial("n")
 		errc := make(chan error, 1)
 		go func() {
-			var reply structs.NodeClientAllocsResponse
+			var reply structs.NodeClientAllocsIndexResponse
 			errc <- c.RPC(structs.RPCNodeGetClientAllocs, &structs.NodeClientAllocsRequest{NodeID: "n"}, &reply)
 		}()
 		synctest.Wait()
@@ -184,7 +188,7 @@ func TestClose(t *testing.T) {
 		c := n.Dial("n")
 		errc := make(chan error, 1)
 		go func() {
-			var reply structs.NodeClientAllocsResponse
+			var reply structs.NodeClientAllocsIndexResponse
 			errc <- c.RPC(structs.RPCNodeGetClientAllocs, &structs.NodeClientAllocsRequest{NodeID: "n"}, &reply)
 		}()
 		synctest.Wait()
@@ -245,11 +249,62 @@ func TestRPCContext(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		errc := make(chan error, 1)
 		go func() {
-			var reply structs.NodeClientAllocsResponse
+			var reply structs.NodeClientAllocsIndexResponse
 			errc <- c.RPCContext(ctx, structs.RPCNodeGetClientAllocs, &structs.NodeClientAllocsRequest{NodeID: "n"}, &reply)
 		}()
 		synctest.Wait()
 		cancel()
 		must.ErrorIs(t, <-errc, context.Canceled)
+	})
+}
+
+// TestAllocPullOverTheWire: the alloc pull against the simulated server:
+// Node.GetClientAllocs traces its index map, Alloc.GetAllocs its allocs
+// (summarised), and a caller with the old reply type gets an error that
+// names the change, traced as a failed call.
+func TestAllocPullOverTheWire(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := vclock.New(t0)
+		srv, err := server.New(server.Config{Clock: clk, Rand: rand.New(rand.NewPCG(1, 2))})
+		must.NoError(t, err)
+		must.NoError(t, srv.RegisterNode("n", "ready"))
+		placed, err := srv.RegisterJob(&structs.Job{ID: "web", Namespace: "default", Type: "service",
+			TaskGroups: []*structs.TaskGroup{{Name: "g", Count: 1, Tasks: []*structs.Task{{Name: "t", Driver: "mock"}}}}})
+		must.NoError(t, err)
+		rec := trace.NewRecorder(true)
+		n, err := New(Config{Clock: clk, Server: srv, Trace: rec})
+		must.NoError(t, err)
+		c := n.Dial("n")
+
+		var pulled structs.NodeClientAllocsIndexResponse
+		must.NoError(t, c.RPC(structs.RPCNodeGetClientAllocs, &structs.NodeClientAllocsRequest{NodeID: "n"}, &pulled))
+		must.Eq(t, map[string]uint64{placed[0].ID: placed[0].AllocModifyIndex}, pulled.Allocs)
+		var fetched structs.AllocsGetResponse
+		must.NoError(t, c.RPC(structs.RPCAllocGetAllocs, &structs.AllocsGetRequest{AllocIDs: []string{placed[0].ID}}, &fetched))
+		must.SliceLen(t, 1, fetched.Allocs)
+		must.Eq(t, placed[0].Job, fetched.Allocs[0].Job)
+
+		//lint:ignore SA1019 a runner written for the old reply
+		var old structs.NodeClientAllocsResponse
+		err = c.RPC(structs.RPCNodeGetClientAllocs, &structs.NodeClientAllocsRequest{NodeID: "n"}, &old)
+		must.EqError(t, err, structs.RPCNodeGetClientAllocs+": "+structs.MsgGetClientAllocsReplyChanged)
+
+		rec.Flush()
+		var data []string
+		for _, r := range rec.Records() {
+			if r.Msg != "deliver" {
+				data = append(data, r.Op+" "+r.Msg+" "+string(r.Data))
+			}
+		}
+		// Records of one instant are sorted by operation: the fetch first.
+		id, idx := placed[0].ID, placed[0].AllocModifyIndex
+		must.Eq(t, []string{
+			fmt.Sprintf(`Alloc.GetAllocs send {"AllocIDs":[%q],"Region":"","MinQueryIndex":0}`, id),
+			fmt.Sprintf(`Alloc.GetAllocs reply {"allocs":[{"id":%q,"client_status":"pending","desired_status":"run","alloc_modify_index":%d}],"index":%d}`, id, idx, idx),
+			`Node.GetClientAllocs send {"NodeID":"n","Region":"","MinQueryIndex":0}`,
+			fmt.Sprintf(`Node.GetClientAllocs reply {"allocs":{%q:%d},"index":%d}`, id, idx, idx),
+			`Node.GetClientAllocs send {"NodeID":"n","Region":"","MinQueryIndex":0}`,
+			`Node.GetClientAllocs fail {"error":` + strconv.Quote(structs.MsgGetClientAllocsReplyChanged) + `}`,
+		}, data)
 	})
 }

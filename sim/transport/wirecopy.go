@@ -107,15 +107,8 @@ func hasJSONMethods(t reflect.Type) bool {
 }
 
 func (b *copierBuilder) build(t reflect.Type) copyFunc {
-	switch t {
-	case timeType:
+	if t == timeType {
 		return copyTime
-	case taskEventType:
-		return copyTaskEvent
-	case taskStateType:
-		return copyTaskState
-	case jobType:
-		return copyJob
 	}
 	if hasJSONMethods(t) {
 		return jsonCopy

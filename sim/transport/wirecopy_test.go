@@ -91,7 +91,8 @@ type tester interface {
 }
 
 // mustCopyLikeJSON checks that wireCopy gives exactly the JSON round
-// trip's value, or declines where JSON fails.
+// trip's value, sharing no mutable memory with src, or declines where
+// JSON fails.
 func mustCopyLikeJSON(t tester, src any) {
 	t.Helper()
 	want, jerr := viaJSON(src)
@@ -105,6 +106,83 @@ func mustCopyLikeJSON(t tester, src any) {
 		t.Fatalf("wireCopy differs from JSON:\n%s", cmp.Diff(want, got, cmp.Exporter(func(reflect.Type) bool { return true })))
 	}
 	must.Eq(t, shapeOf(want), shapeOf(got))
+	mustShareNothing(t, src, got)
+}
+
+// mutable collects what a value reaches that a holder could change: the
+// target of every pointer and the backing array of every slice, as
+// address ranges, and every map, through exported fields (JSON's) and
+// interfaces. Strings are immutable, and zero-size values hold nothing.
+type mutable struct {
+	ranges [][2]uintptr
+	maps   map[uintptr]bool
+}
+
+func (m *mutable) walk(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		if size := v.Type().Elem().Size(); size > 0 {
+			m.ranges = append(m.ranges, [2]uintptr{v.Pointer(), v.Pointer() + size})
+		}
+		m.walk(v.Elem())
+	case reflect.Interface:
+		if !v.IsNil() {
+			m.walk(v.Elem())
+		}
+	case reflect.Slice:
+		if size := v.Type().Elem().Size(); v.Cap() > 0 && size > 0 {
+			m.ranges = append(m.ranges, [2]uintptr{v.Pointer(), v.Pointer() + uintptr(v.Cap())*size})
+		}
+		for i := 0; i < v.Len(); i++ {
+			m.walk(v.Index(i))
+		}
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			m.walk(v.Index(i))
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		if m.maps == nil {
+			m.maps = map[uintptr]bool{}
+		}
+		m.maps[v.Pointer()] = true
+		for it := v.MapRange(); it.Next(); {
+			m.walk(it.Value())
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				m.walk(v.Field(i))
+			}
+		}
+	}
+}
+
+// mustShareNothing fails t if copy reaches any pointer target, slice
+// backing array or map that src reaches: a change through the copy
+// would change src.
+func mustShareNothing(t tester, src, copy any) {
+	t.Helper()
+	var s, c mutable
+	s.walk(reflect.ValueOf(src))
+	c.walk(reflect.ValueOf(copy))
+	for p := range c.maps {
+		if s.maps[p] {
+			t.Fatalf("the copy shares a map with its source")
+		}
+	}
+	for _, cr := range c.ranges {
+		for _, sr := range s.ranges {
+			if cr[0] < sr[1] && sr[0] < cr[1] {
+				t.Fatalf("the copy shares memory with its source (%#x-%#x and %#x-%#x)", cr[0], cr[1], sr[0], sr[1])
+			}
+		}
+	}
 }
 
 type inner struct {
@@ -275,7 +353,10 @@ func TestWireCopyMatchesJSON(t *testing.T) {
 		"nil chan":             &withChan{},
 		"update request":       &structs.AllocUpdateRequest{Alloc: []*structs.Allocation{{ID: "a"}}, WriteRequest: structs.WriteRequest{Region: "global"}},
 		"pull request":         &structs.NodeClientAllocsRequest{NodeID: "n", QueryOptions: structs.QueryOptions{MinQueryIndex: 3}},
-		"empty pull reply":     &structs.NodeClientAllocsResponse{Allocs: []*structs.Allocation{}},
+		"empty pull reply":     &structs.NodeClientAllocsIndexResponse{Allocs: map[string]uint64{}},
+		"pull reply":           &structs.NodeClientAllocsIndexResponse{Allocs: map[string]uint64{"a": 3, "b": 0}, Index: 4},
+		"fetch request":        &structs.AllocsGetRequest{AllocIDs: []string{"a", "b"}},
+		"empty fetch reply":    &structs.AllocsGetResponse{Allocs: []*structs.Allocation{}},
 		"pause state response": &structs.AllocGetPauseStateResponse{ScheduleState: structs.TaskScheduleStateForcePause},
 	}
 	for name, v := range cases {
@@ -323,7 +404,8 @@ func TestWireCopySharesNothing(t *testing.T) {
 }
 
 // TestWireCopyAllocsProperty: every RPC shape that carries allocs copies
-// exactly as through JSON, whatever the allocs hold.
+// exactly as through JSON, sharing nothing with its source, whatever the
+// allocs hold.
 func TestWireCopyAllocsProperty(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		n := rapid.IntRange(0, 4).Draw(rt, "allocs")
@@ -339,7 +421,7 @@ func TestWireCopyAllocsProperty(t *testing.T) {
 			}
 			allocs = append(allocs, a)
 		}
-		mustCopyLikeJSON(rt, &structs.NodeClientAllocsResponse{Allocs: allocs, Index: rapid.Uint64().Draw(rt, "index")})
+		mustCopyLikeJSON(rt, &structs.AllocsGetResponse{Allocs: allocs, Index: rapid.Uint64().Draw(rt, "index")})
 		mustCopyLikeJSON(rt, &structs.AllocUpdateRequest{Alloc: allocs})
 	})
 }
@@ -388,4 +470,39 @@ func TestWireFields(t *testing.T) {
 	fields, ok = b.wireFields(reflect.TypeFor[collide](), nil)
 	must.True(t, ok)
 	must.False(t, uniqueNames(fields))
+}
+
+// fatalRecorder is a tester that records its first failure.
+type fatalRecorder struct{ msg string }
+
+func (f *fatalRecorder) Helper() {}
+func (f *fatalRecorder) Fatalf(format string, args ...any) {
+	if f.msg == "" {
+		f.msg = fmt.Sprintf(format, args...)
+	}
+}
+
+// TestShareNothingFindsSharing: the sharing check the property relies on
+// finds a shared pointer target, slice backing array and map.
+func TestShareNothingFindsSharing(t *testing.T) {
+	shared := &inner{A: "x"}
+	backing := []inner{{A: "a"}, {A: "b"}}
+	m := map[string]*inner{}
+	for name, pair := range map[string][2]*tricky{
+		"pointer": {{Ptr: shared}, {Ptr: shared}},
+		"slice":   {{Slice: backing}, {Slice: backing[1:]}},
+		"map":     {{Map: m}, {Map: m}},
+		"any":     {{Any: map[string]any{"l": []any{"x"}}}, {}},
+	} {
+		if name == "any" {
+			pair[1].Any = pair[0].Any
+		}
+		var f fatalRecorder
+		mustShareNothing(&f, pair[0], pair[1])
+		must.StrContains(t, f.msg, "the copy shares", must.Sprint(name))
+	}
+	var f fatalRecorder
+	got, _ := viaWire(&tricky{Ptr: shared, Slice: backing, Map: m})
+	mustShareNothing(&f, &tricky{Ptr: shared, Slice: backing, Map: m}, got)
+	must.EqOp(t, "", f.msg)
 }

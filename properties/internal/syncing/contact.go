@@ -11,9 +11,10 @@ import (
 
 // nothingBeforeContact: SYNC-3's servers-contacted condition. No
 // UpdateAlloc of a client incarnation starts before that incarnation's
-// first successful Node.GetClientAllocs returned (ServersContactedCh
-// closes after the first successful allocation pull); a call and the
-// pull's return at one instant are ordered as the world saw them. Every
+// first successful alloc pull returned (ServersContactedCh closes after
+// the first successful allocation pull: Node.GetClientAllocs, and the
+// Alloc.GetAllocs that fetched what it listed; sim.Contact); a call and
+// the pull's return at one instant are ordered as the world saw them. Every
 // scenario crashes the client once at least (a restarted client has
 // restored states to send), has a busy job and fails 40 to 90 % of the
 // calls, so that states go unacknowledged before the crash and the first
@@ -21,7 +22,7 @@ import (
 var nothingBeforeContact = prop.Property{
 	ID:       "SYNC-5/nothing-before-contact",
 	Specs:    []string{"SYNC-5", "SYNC-3"},
-	Doc:      "no UpdateAlloc of a client incarnation starts before its first successful Node.GetClientAllocs returned",
+	Doc:      "no UpdateAlloc of a client incarnation starts before its first successful alloc pull (Node.GetClientAllocs, then Alloc.GetAllocs) returned",
 	Profiles: prop.Full | prop.ClientCommunication,
 	Faults:   contactFaults,
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
@@ -36,6 +37,7 @@ var nothingBeforeContact = prop.Property{
 	},
 	Situations: []prop.Situation{
 		{Name: "first-pull-fails", Doc: "an incarnation's first alloc pull failed: the contact comes later"},
+		{Name: "first-fetch-fails", Doc: "the Alloc.GetAllocs of an incarnation's first pull failed: the contact comes later"},
 		{Name: "pushed-before-contact", Doc: "states pushed before the servers were contacted: held back"},
 		{Name: "restored-before-contact", Doc: "a restarted client with states to send before its first successful pull"},
 		// An UpdateAlloc starting at the contact's very instant (ordered
@@ -82,7 +84,7 @@ var nothingBeforeContact = prop.Property{
 				}
 				v.Violate(prop.Violation{At: call.Start, Alloc: alloc,
 					What: "UpdateAlloc of incarnation " + itoa(call.Incarnation) + " started " + at(call.Start) +
-						", against its first successful Node.GetClientAllocs",
+						", against its first successful alloc pull",
 					Got: got, Want: "after it (servers contacted)"})
 				return
 			}
@@ -110,6 +112,9 @@ func reachContact(v *prop.View, pushed []string, started map[int]bool) bool {
 	}
 	if len(rpcRecords(v.New, structs.RPCNodeGetClientAllocs, "fail")) > 0 {
 		v.Reach("first-pull-fails")
+	}
+	if len(rpcRecords(v.New, structs.RPCAllocGetAllocs, "fail")) > 0 {
+		v.Reach("first-fetch-fails")
 	}
 	if len(pushed) > 0 {
 		v.Reach("pushed-before-contact")

@@ -132,8 +132,11 @@ func TestRunnerPanicOnItsOwnGoroutine(t *testing.T) {
 	c := Config{Self: "conform"}
 	var out, errOut bytes.Buffer
 	jsonFile := filepath.Join(t.TempDir(), "run.json")
+	// Two checks: SYNC-5/producers-never-block's first scenario fails or
+	// cuts every alloc pull (Node.GetClientAllocs, then Alloc.GetAllocs)
+	// before its crash, so it builds no runner; its second does.
 	err := c.Run("run", []string{"--pkg", dir, "--factory", "New", "--profile", "client-communication",
-		"--checks", "1", "--json", jsonFile}, &out, &errOut)
+		"--checks", "2", "--json", jsonFile}, &out, &errOut)
 	must.Eq(t, cli.ExitFailure, cli.ExitCode(err), must.Sprintf("%v\nstdout:\n%s\nstderr:\n%s", err, &out, &errOut))
 	data, err := os.ReadFile(jsonFile)
 	must.NoError(t, err)
