@@ -126,7 +126,7 @@ func replayRegression(t *testing.T, dir string) {
 		}
 		if !bytes.Equal(first, out) {
 			t.Fatalf("%s", Failure{Scenario: sc, Replay: replay,
-				Violation: fmt.Sprintf("DET-4: runs 1 and %d of the same seed differ: %s", i+1, firstDiff(first, out))})
+				Violation: fmt.Sprintf("DET-4: runs 1 (first) and %d (second) of the same seed differ: %s", i+1, firstDiff(first, out))})
 		}
 	}
 }

@@ -78,11 +78,12 @@ func TestReplay(t *testing.T) {
 	}
 }
 
-// firstDiff describes the first differing line of two traces.
+// firstDiff describes the first differing line of two traces (or
+// transcripts: any newline-separated text).
 func firstDiff(a, b []byte) string {
 	d := diffTraces(a, b)
 	if d == nil {
 		return "no difference"
 	}
-	return fmt.Sprintf("line %d:\n  run 1: %s\n  run 2: %s", d.Line, orEnd(d.First), orEnd(d.Other))
+	return fmt.Sprintf("line %d:\n  first:  %s\n  second: %s", d.Line, orEnd(d.First), orEnd(d.Other))
 }
