@@ -122,7 +122,7 @@ func TestPartitionSyncFixture(t *testing.T) {
 	must.MapLen(t, 3, last)
 	for id, status := range last {
 		must.EqOp(t, status, w.Server().Alloc(id).ClientStatus, must.Sprint(id))
-		h := w.Server().History(id)
+		h := w.Server().History(id, 0)
 		for i := 1; i < len(h); i++ {
 			must.False(t, h[i].At.Before(h[i-1].At))
 			for name, ts := range h[i].State.TaskStates {

@@ -31,7 +31,7 @@ func TestDrawnScenariosKeepSyncOrder(t *testing.T) {
 				return
 			}
 			for _, a := range w.Server().Allocs() {
-				h := w.Server().History(a.ID)
+				h := w.Server().History(a.ID, 0)
 				for i := 1; i < len(h); i++ {
 					if h[i].At.Before(h[i-1].At) {
 						problem = "SYNC-5.4: receive times go back for " + a.ID

@@ -52,7 +52,7 @@ func TestMinimalRunnerReachesServer(t *testing.T) {
 		must.True(t, w.RunUntil(allRunning(w, 3), time.Second))
 		must.LessEq(t, 250*time.Millisecond, w.Now().Sub(start), must.Sprint("first tick (200 ms) + commit window (50 ms)"))
 		for _, a := range w.Server().Allocs() {
-			must.SliceNotEmpty(t, w.Server().History(a.ID))
+			must.SliceNotEmpty(t, w.Server().History(a.ID, 0))
 		}
 		must.Positive(t, w.Steps())
 		must.NotNil(t, w.Client())
@@ -211,7 +211,7 @@ func TestClockJump(t *testing.T) {
 			jumped = jumped || r.Msg == "clock_resumed"
 		}
 		must.True(t, jumped)
-		h := w.Server().History(w.Server().Allocs()[0].ID)
+		h := w.Server().History(w.Server().Allocs()[0].ID, 0)
 		must.False(t, h[0].At.Before(start.Add(time.Hour)), must.Sprint("nothing reached the server before resuming"))
 	})
 }

@@ -70,7 +70,7 @@ func TestTwoClients(t *testing.T) {
 		for i := range 2 {
 			for _, id := range ids[i] {
 				must.Eq(t, structs.AllocClientStatusRunning, c.Server().Alloc(id).ClientStatus, must.Sprintf("client %d alloc %s", i, id))
-				must.SliceNotEmpty(t, c.Server().History(id))
+				must.SliceNotEmpty(t, c.Server().History(id, 0))
 			}
 		}
 		must.NoError(t, c.Close())

@@ -123,12 +123,16 @@ func TestBatching(t *testing.T) {
 		must.EqOp(t, 3, st.UpdateAllocCalls)
 		must.EqOp(t, 3, st.AllocUpdates)
 		must.Positive(t, st.LogBytes)
-		h := s.History(allocs[1].ID)
+		h := s.History(allocs[1].ID, 0)
 		must.SliceLen(t, 1, h)
 		must.EqOp(t, t0.Add(30*time.Millisecond), h[0].At)
 		must.EqOp(t, t0.Add(50*time.Millisecond), h[0].CommittedAt)
 		must.EqOp(t, idx[1], h[0].Index)
 		must.EqOp(t, structs.AllocClientStatusRunning, h[0].State.ClientStatus)
+		must.SliceLen(t, 0, s.History(allocs[1].ID, 1), must.Sprint("from the end on: none"))
+		must.SliceLen(t, 1, s.History(allocs[1].ID, -1), must.Sprint("a negative from is 0"))
+		h[0].State.TaskStates = nil
+		must.MapNotEmpty(t, s.History(allocs[1].ID, 0)[0].State.TaskStates, must.Sprint("History hands out copies"))
 		stored := s.Alloc(allocs[1].ID)
 		must.EqOp(t, structs.AllocClientStatusRunning, stored.ClientStatus)
 		must.EqOp(t, idx[1], stored.ModifyIndex)
@@ -205,7 +209,7 @@ func TestAbandonedUpdateStillCommits(t *testing.T) {
 		must.EqError(t, <-errc, "rpc call abandoned by the caller")
 		clk.Add(syncpolicy.CommitWindow)
 		synctest.Wait()
-		must.SliceLen(t, 1, s.History(allocs[0].ID))
+		must.SliceLen(t, 1, s.History(allocs[0].ID, 0))
 	})
 }
 

@@ -208,15 +208,15 @@ func (c *ackChecker) settled(v *prop.View) {
 	}
 	for _, id := range slices.Sorted(maps.Keys(c.watch)) {
 		n := c.watch[id]
-		h := v.World.Server().History(id)
-		if len(h) <= n {
+		h := v.World.Server().History(id, n-1) // the acknowledged one, then what came after
+		if len(h) < 2 {
 			continue
 		}
 		delete(c.watch, id)
-		if !sameState(h[n].State, h[n-1].State) {
+		if !sameState(h[1].State, h[0].State) {
 			v.Reach("changed-after-restore")
 		}
-		if sameState(h[n].State, h[n-1].State) {
+		if sameState(h[1].State, h[0].State) {
 			v.Violatef(id, "", "first update received after the restart", "the state acknowledged before the crash", "not re-sent (STATE-3 (5))")
 			return
 		}
@@ -227,7 +227,7 @@ func (c *ackChecker) settled(v *prop.View) {
 // acknowledged (written as acknowledged_state after it was committed).
 func (c *ackChecker) crashed(v *prop.View) {
 	for _, a := range v.Allocs() {
-		h := v.World.Server().History(a.ID)
+		h := v.World.Server().History(a.ID, 0)
 		if len(h) == 0 {
 			continue
 		}
@@ -246,7 +246,7 @@ func (c *ackChecker) reachCrash(v *prop.View, at time.Time) {
 		if !c.stated[a.ID] {
 			v.Reach("no-task-state-at-crash")
 		}
-		h := v.World.Server().History(a.ID)
+		h := v.World.Server().History(a.ID, 0)
 		if len(h) == 0 {
 			continue
 		}

@@ -104,7 +104,7 @@ func (c *convergeChecker) reachHeal(v *prop.View) {
 	srv := v.World.Server()
 	for _, id := range c.ids {
 		h := c.pushed[id]
-		got := srv.History(id)
+		got := srv.History(id, 0)
 		if len(h) == 0 || srv.Alloc(id) == nil {
 			continue
 		}
@@ -152,7 +152,7 @@ func (c *convergeChecker) final(v *prop.View) {
 		if srv.Alloc(id) == nil {
 			continue // not the server's (never placed here)
 		}
-		got := srv.History(id)
+		got := srv.History(id, 0)
 		if reached(got, h[first:]) {
 			continue
 		}

@@ -64,9 +64,11 @@ var neverOlder = prop.Property{
 			reachOrder(v, &feed, ps)
 			srv := v.World.Server()
 			for _, a := range srv.Allocs() {
-				h := srv.History(a.ID)
-				for i := max(seen[a.ID], 1); i < len(h); i++ {
-					prev, cur := h[i-1], h[i]
+				from := max(seen[a.ID], 1) - 1 // the last one read, to compare with
+				h := srv.History(a.ID, from)
+				for j := 1; j < len(h); j++ {
+					i := from + j
+					prev, cur := h[j-1], h[j]
 					v.Reach("several-updates")
 					if cur.At.Before(prev.At) {
 						v.Violatef(a.ID, "", "receive time of update "+itoa(i), cur.At.UTC(), "not before "+prev.At.UTC().String())
@@ -98,7 +100,7 @@ var neverOlder = prop.Property{
 						}
 					}
 				}
-				seen[a.ID] = len(h)
+				seen[a.ID] = from + len(h)
 			}
 		}}
 	},
