@@ -37,6 +37,7 @@ func (ar *allocRunner) destroy(runStarted, afterShutdown bool) {
 			for _, name := range ar.taskNames {
 				ar.tasks[name].Start()
 			}
+			ar.life.launched() // as Run's launch (launchTasks)
 			ar.killTasks("alloc destroyed before it ran")
 			for _, name := range ar.taskNames {
 				<-ar.tasks[name].WaitCh()

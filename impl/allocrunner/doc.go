@@ -51,7 +51,9 @@
 // other non-sidecar non-poststop tasks concurrently, then the sidecars;
 // each unfinished task gets Killing with its capped KillTimeout; poststop
 // tasks are untouched unless the setup never completed. Kill procedures
-// are serialised, and each cancels a prerun in progress.
+// are serialised, and each cancels a prerun in progress. A kill procedure
+// (and a Shutdown) reaches the task runners only once Run has started
+// every one of them, so a Kill always waits for the task's run (DET-4).
 //
 // Updates (AR-10) go through a queue of one handled by one goroutine:
 // store, update hooks if not terminal, every task runner's Update, and

@@ -1,13 +1,16 @@
 package allocrunner
 
 import (
+	"context"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/shoenig/test/must"
 
+	"github.com/allocsim/allocsim/impl/taskrunner"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -217,4 +220,90 @@ func TestPausedTasksTriggerNoKill_PAUSE8(t *testing.T) {
 		must.Eq(t, structs.AllocClientStatusPending, h.ar.AllocState().ClientStatus)
 		h.finish()
 	})
+}
+
+// TestKillWaitsForLaunch_AR9: a kill procedure started while Run launches
+// the task runners (here: from the first Start, before the runners are
+// started, with the rest of the runner settled) reaches a task runner
+// only once Run has started every one of them, so a leader's Kill waits
+// for its run before the sidecars are killed, whichever goroutine got
+// there first (DET-4; fixtures/seeds/leader_kill_races_task_launch: the
+// task state handler's all-tasks-finished kill of a restored dead alloc
+// called the leader's Kill before its Start, and it returned at once).
+func TestKillWaitsForLaunch_AR9(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dead bool                  // the tasks are restored dead
+		kick func(ar *allocRunner) // what starts the kill during the launch
+	}{
+		{"all tasks finished", true, func(ar *allocRunner) { ar.taskStateUpdated() }},
+		{"server stop", false, func(ar *allocRunner) {
+			a := ar.Alloc()
+			a.DesiredStatus = structs.AllocDesiredStatusStop
+			a.AllocModifyIndex++
+			ar.Update(a)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, testAlloc(leaderTask("web"), hookTask("side", structs.TaskLifecycleHookPoststart, true)))
+				var early atomic.Bool
+				launched := make(chan struct{})
+				ar, err := newAllocRunner(h.cfg, Policies{NewTaskRunner: func(cfg *taskrunner.Config) (TaskRunner, error) {
+					tr := newFakeTR(cfg, h.log)
+					if tc.dead {
+						tr.restoreSet = &structs.TaskState{State: structs.TaskStateDead, StartedAt: t0, FinishedAt: t0}
+					}
+					h.trs[cfg.Task.Name] = tr
+					return &lateStartTR{fakeTR: tr, early: &early, launched: launched}, nil
+				}})
+				must.NoError(t, err)
+				h.ar = ar
+				t.Cleanup(h.finish)
+				must.NoError(t, ar.GetAllocDir().Build())
+				must.NoError(t, ar.Restore())
+				first, last := ar.taskNames[0], ar.taskNames[len(ar.taskNames)-1]
+				ar.tasks[first].(*lateStartTR).kick = func() { tc.kick(ar) }
+				ar.tasks[last].(*lateStartTR).last = true
+				go ar.Run()
+				<-launched
+				synctest.Wait()
+				must.False(t, early.Load(), must.Sprint("a task runner was killed before Run started it"))
+				must.SliceContains(t, h.log.get(), "kill:web")
+				must.SliceContains(t, h.log.get(), "kill:side")
+			})
+		})
+	}
+}
+
+// lateStartTR is a fake task runner whose Start runs kick (if set), then
+// lets everything else settle before it starts the runner, as if Run's
+// goroutine were descheduled there; it records a Kill that came before
+// its Start in early. The last one launched closes launched once started.
+type lateStartTR struct {
+	*fakeTR
+	kick     func()
+	last     bool
+	started  atomic.Bool
+	early    *atomic.Bool
+	launched chan struct{}
+}
+
+func (s *lateStartTR) Start() {
+	if s.kick != nil {
+		s.kick()
+	}
+	synctest.Wait()
+	s.started.Store(true)
+	s.fakeTR.Start()
+	if s.last {
+		close(s.launched)
+	}
+}
+
+func (s *lateStartTR) Kill(ctx context.Context, ev *structs.TaskEvent) error {
+	if !s.started.Load() {
+		s.early.Store(true)
+	}
+	return s.fakeTR.Kill(ctx, ev)
 }

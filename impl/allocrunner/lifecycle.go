@@ -19,7 +19,9 @@ type lifecycle struct {
 	// runStarted: Run began its work. runDisabled: Shutdown or Destroy
 	// came first, so Run does nothing.
 	runStarted, runDisabled bool
-	// tasksLaunched: Run started the task runners' Run goroutines.
+	// tasksLaunched: Run decided to launch the task runners (set before
+	// it starts them, so that a kill rule may claim its kill at once;
+	// launchDecided closes only once they are started).
 	tasksLaunched bool
 	// setupDone: prerun succeeded (or was not needed) and the start gates
 	// are open; kill rules apply only then.
@@ -33,6 +35,8 @@ type lifecycle struct {
 
 	shutdownLaunched, destroyLaunched bool
 
+	// launchDecided closes once Run refused to launch the task runners,
+	// or started every one of them (see launched).
 	launchDecided                               chan struct{}
 	waitCh, destroyCh, shutdownCh               chan struct{}
 	launchOnce, waitOnce, destroyOnce, shutOnce sync.Once
@@ -50,12 +54,10 @@ func (l *lifecycle) closeWait()     { l.waitOnce.Do(func() { close(l.waitCh) }) 
 func (l *lifecycle) closeDestroy()  { l.destroyOnce.Do(func() { close(l.destroyCh) }) }
 func (l *lifecycle) closeShutdown() { l.shutOnce.Do(func() { close(l.shutdownCh) }) }
 
-// closeLaunchLocked records the launch decision; l.mu must be held.
-func (l *lifecycle) closeLaunchLocked(launched bool) {
-	l.launchOnce.Do(func() {
-		l.tasksLaunched = launched
-		close(l.launchDecided)
-	})
+// closeLaunchLocked publishes the launch decision to waitLaunch; l.mu
+// must be held.
+func (l *lifecycle) closeLaunchLocked() {
+	l.launchOnce.Do(func() { close(l.launchDecided) })
 }
 
 // beginRun reports whether Run should do its work (once, and only if
@@ -71,7 +73,9 @@ func (l *lifecycle) beginRun() bool {
 }
 
 // decideLaunch records whether Run launches the task runners: not once a
-// shutdown was asked for. It marks the setup done when setupOK.
+// shutdown was asked for. It marks the setup done when setupOK. A refusal
+// is published at once; a launch by launched, once the caller started
+// every task runner.
 func (l *lifecycle) decideLaunch(setupOK bool) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -79,12 +83,31 @@ func (l *lifecycle) decideLaunch(setupOK bool) bool {
 	if launch && setupOK {
 		l.setupDone = true
 	}
-	l.closeLaunchLocked(launch)
+	l.tasksLaunched = launch
+	if !launch {
+		l.closeLaunchLocked()
+	}
 	return launch
 }
 
+// launched publishes a launch once TaskRunner.Start returned for every
+// task runner, so that a kill procedure or a shutdown, which waits for it
+// (waitLaunch), finds every task runner started: its Kill then waits for
+// the task's run, whichever goroutine it runs on. Published before the
+// starts, a kill on another goroutine (the task state handler's
+// all-tasks-finished kill, woken by Run's first pass; a server stop's)
+// could reach a task runner Run had not started yet, whose Kill returns
+// at once: a leader's kill then went on to the sidecars at once or only
+// after the leader's run, as the scheduler had it (DET-4).
+func (l *lifecycle) launched() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closeLaunchLocked()
+}
+
 // waitLaunch blocks until Run decided about launching the task runners
-// and reports whether it did.
+// and, if it launched them, started them (launched); it reports whether
+// it launched them.
 func (l *lifecycle) waitLaunch() bool {
 	<-l.launchDecided
 	l.mu.Lock()
@@ -177,7 +200,7 @@ func (l *lifecycle) requestShutdown() (runStarted, ok bool) {
 	l.shutdownLaunched = true
 	if !l.runStarted {
 		l.runDisabled = true
-		l.closeLaunchLocked(false)
+		l.closeLaunchLocked()
 	}
 	return l.runStarted, true
 }

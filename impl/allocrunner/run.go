@@ -95,6 +95,7 @@ func (ar *allocRunner) launchTasks(setupOK bool) bool {
 	for _, name := range ar.taskNames {
 		ar.tasks[name].Start()
 	}
+	ar.life.launched() // kills and a shutdown reach started task runners only
 	if stopped {
 		ar.startKill("alloc is server-terminal")
 	}
