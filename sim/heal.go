@@ -33,8 +33,11 @@ func (w *World) Heal() error {
 }
 
 // ClientAllocs returns what the runners under test last pushed of each
-// alloc (SYNC-1), sorted by ID, as copies without the job. Allocs of a
-// crashed incarnation keep their last state until the next one pushes.
+// alloc (SYNC-1), sorted by ID, as copies without the job, to be read, not
+// changed: an alloc not pushed again since the last call is the same copy
+// (copying every alloc's task events at every instant a check reads them
+// was a tenth of a check's CPU). Allocs of a crashed incarnation keep
+// their last state until the next one pushes.
 func (w *World) ClientAllocs() []*structs.Allocation {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -45,9 +48,14 @@ func (w *World) ClientAllocs() []*structs.Allocation {
 	slices.Sort(ids)
 	out := make([]*structs.Allocation, 0, len(ids))
 	for _, id := range ids {
-		if a := w.observed[id].latest; a != nil {
-			out = append(out, a.CopySkipJob())
+		o := w.observed[id]
+		if o.latest == nil {
+			continue
 		}
+		if o.handed == nil {
+			o.handed = o.latest.CopySkipJob()
+		}
+		out = append(out, o.handed)
 	}
 	return out
 }

@@ -57,6 +57,11 @@ func TestMinimalRunnerReachesServer(t *testing.T) {
 		must.Positive(t, w.Steps())
 		must.NotNil(t, w.Client())
 		must.EqOp(t, w.NodeID(), w.Client().NodeID())
+		first, again := w.ClientAllocs(), w.ClientAllocs()
+		must.SliceLen(t, 3, first)
+		for i := range first {
+			must.True(t, first[i] == again[i], must.Sprint("an alloc not pushed since is handed out as the same copy"))
+		}
 		must.NoError(t, w.Close())
 		must.SliceLen(t, 3, records(w, trace.KindAlloc), must.Sprint("one status change per alloc"))
 		must.EqOp(t, "end", w.Trace().Records()[len(w.Trace().Records())-1].Msg)
