@@ -12,6 +12,7 @@ import (
 	"github.com/allocsim/allocsim/model/telemetry"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim"
+	"github.com/allocsim/allocsim/sim/trace"
 )
 
 // compare reports the first difference of want and got as a violation.
@@ -160,12 +161,30 @@ func checkValidate(v *prop.View, o observed) bool {
 		}
 		tasks[g][task{c.Incarnation, c.Alloc, c.Task}] = true
 	}
+	// A validate that fails (a task it rejects) builds no task dir: its
+	// failed counter goes with the task's `Task hook failed` (AR-5) at
+	// that instant, in an alloc of that namespace.
+	hookFailed := map[[2]any]int{}
+	for _, r := range v.World.Trace().From(0) {
+		if r.Kind == trace.KindTaskEvent && r.Msg == structs.TaskHookFailed {
+			hookFailed[[2]any{r.At.UnixNano(), o.nsOf(r.Alloc)}]++
+		}
+	}
 	got := map[group]int{}
 	for _, e := range o.ems {
 		if !e.known || e.hook != telemetry.HookValidate || e.metric == telemetry.MetricElapsed {
 			continue
 		}
 		s := slot{inc: e.Incarnation, at: e.At.UnixNano(), ns: e.ns, hook: telemetry.HookValidate}
+		if e.metric == telemetry.MetricFailed {
+			k := [2]any{s.at, s.ns}
+			if hookFailed[k] == 0 {
+				v.Violatef("", "", "failed validate execution at "+s.String(), "no task's `Task hook failed` then", "a task validate rejected (AR-5)")
+				return true
+			}
+			hookFailed[k]--
+			continue
+		}
 		if starts[s] == 0 {
 			v.Violatef("", "", "validate execution at "+s.String(), "no task dir Build invoked then", "validate runs right before task_dir on a pass's first instant")
 			return true
