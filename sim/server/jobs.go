@@ -163,6 +163,8 @@ func (s *Server) place(job *structs.Job, nodeID string, idx uint64, rec records.
 				CreateTime: now, ModifyTime: now,
 			}
 			s.allocs[a.ID] = a
+			s.byNode[nodeID] = append(s.byNode[nodeID], a.ID)
+			s.byJob[job.ID] = append(s.byJob[job.ID], a.ID)
 			s.allocRecs[a.ID] = rec
 			out = append(out, a.Copy())
 		}
@@ -206,11 +208,10 @@ func (s *Server) stopAllocs(jobID string, idx uint64) []string {
 // jobAllocs returns the job's stored allocs sorted by ID (not copies),
 // with the lock held.
 func (s *Server) jobAllocs(jobID string) []*structs.Allocation {
-	var out []*structs.Allocation
-	for _, a := range s.allocs {
-		if a.JobID == jobID {
-			out = append(out, a)
-		}
+	ids := s.byJob[jobID]
+	out := make([]*structs.Allocation, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, s.allocs[id])
 	}
 	slices.SortFunc(out, func(a, b *structs.Allocation) int { return strings.Compare(a.ID, b.ID) })
 	return out

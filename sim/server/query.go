@@ -87,11 +87,10 @@ func timedOut(ch <-chan struct{}) bool {
 // nodeAllocIndexes returns the AllocModifyIndex of each alloc placed on
 // the node, by ID, with the lock held.
 func (s *Server) nodeAllocIndexes(nodeID string) map[string]uint64 {
-	out := map[string]uint64{}
-	for _, a := range s.allocs {
-		if a.NodeID == nodeID {
-			out[a.ID] = a.AllocModifyIndex
-		}
+	ids := s.byNode[nodeID]
+	out := make(map[string]uint64, len(ids))
+	for _, id := range ids {
+		out[id] = s.allocs[id].AllocModifyIndex
 	}
 	return out
 }
@@ -162,12 +161,5 @@ func (s *Server) Index() uint64 {
 func (s *Server) NodeAllocIDs(nodeID string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []string
-	for id, a := range s.allocs {
-		if a.NodeID == nodeID {
-			out = append(out, id)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(slices.Values(s.byNode[nodeID]))
 }

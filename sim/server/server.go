@@ -62,6 +62,11 @@ type Server struct {
 	nodes  map[string]*node
 	jobs   map[string]*records.Job
 	allocs map[string]*structs.Allocation
+	// byNode and byJob list the IDs of the allocs placed on each node and
+	// of each job (allocs are never removed, and an edit keeps both): a
+	// pull and a job's stop read them, not every alloc (at 100 nodes of
+	// 50 allocs the scans were a tenth of a cluster run's CPU).
+	byNode, byJob map[string][]string
 	// allocRecs records each alloc's placing eval and job version;
 	// evalRecs every evaluation (records.go). Neither is traced.
 	allocRecs map[string]records.Alloc
@@ -94,6 +99,8 @@ func New(cfg Config) (*Server, error) {
 		nodes:     map[string]*node{},
 		jobs:      map[string]*records.Job{},
 		allocs:    map[string]*structs.Allocation{},
+		byNode:    map[string][]string{},
+		byJob:     map[string][]string{},
 		allocRecs: map[string]records.Alloc{},
 		history:   map[string][]Received{},
 		changed:   make(chan struct{}),
