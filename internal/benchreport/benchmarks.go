@@ -19,7 +19,7 @@ type Benchmark struct {
 // floorName is the benchmark every simulator benchmark is divided by.
 const floorName = "BenchmarkFloor"
 
-// Benchmarks are the benchmarks of project issue 13, in the README's
+// Benchmarks are the benchmarks of project issues 13 and 25, in the README's
 // order; the first is the floor.
 var Benchmarks = []Benchmark{
 	{Pkg: "sim", Name: floorName, Sim: true,
@@ -36,6 +36,10 @@ var Benchmarks = []Benchmark{
 		What: "one generated replay-test scenario (seed 7, faults on, a few virtual min), reference runner, trace kept"},
 	{Pkg: "sim/cluster", Name: "BenchmarkClients100x50", Sim: true,
 		What: "100 clients × 50 allocs, 10 virtual min"},
+	{Pkg: "sim/cluster", Name: "BenchmarkClients1000x50", Sim: true,
+		What: "1,000 clients × 50 allocs, 10 virtual min: the cost of more clients"},
+	{Pkg: "sim/cluster", Name: "BenchmarkClients100x500", Sim: true,
+		What: "100 clients × 500 allocs, 10 virtual min: the cost of more allocs per client"},
 	{Pkg: "linearizability", Name: "BenchmarkPorcupine10k",
 		What: "porcupine's check of a linearizable 10,000-operation hook-resources history, 5 concurrent clients"},
 }

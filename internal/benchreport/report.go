@@ -186,7 +186,7 @@ type Outcome struct {
 
 const gib = 1 << 30
 
-// Targets are issue 13's targets. The ratios are of the same run's floor.
+// Targets are issue 13's and issue 25's targets. The ratios are of the same run's floor.
 // Hour1000's is of total time against the floor's virtual day, as
 // Day50x3's: a reference client parks its sync ticker when it has nothing
 // to send, so those runs have few events, and per event they compare
@@ -199,33 +199,49 @@ var Targets = []Target{
 		return ratioAtMost(rows, "BenchmarkDay50x3Ticking", 3, true)
 	}},
 	{Goal: "Hour1000 ≤ 10× Floor (total time, against Floor's virtual day) and peak RSS < 1 GiB", check: func(rows map[string]Row) (Verdict, string) {
-		v, s := ratioAtMost(rows, "BenchmarkHour1000", 10, false)
-		r := rows["BenchmarkHour1000"]
-		if v == NotMeasured {
-			return v, s
-		}
-		if math.IsNaN(r.RSS) {
-			return NotMeasured, s + "; peak RSS not measured"
-		}
-		s += "; peak RSS " + fmtBytes(r.RSS)
-		if r.RSS >= gib {
-			v = Missed
-		}
-		return v, s
+		return withRSS(rows, "BenchmarkHour1000", gib, func() (Verdict, string) {
+			return ratioAtMost(rows, "BenchmarkHour1000", 10, false)
+		})
 	}},
-	{Goal: "Clients100x50 runs", check: func(rows map[string]Row) (Verdict, string) {
-		r, ok := rows["BenchmarkClients100x50"]
+	{Goal: "Clients100x50 ≤ 20× Floor, total time (issue 25)", check: func(rows map[string]Row) (Verdict, string) {
+		return ratioAtMost(rows, "BenchmarkClients100x50", 20, false)
+	}},
+	{Goal: "Clients1000x50 ≤ 200× Floor (total time) and peak RSS < 8 GiB (issue 25)", check: func(rows map[string]Row) (Verdict, string) {
+		return withRSS(rows, "BenchmarkClients1000x50", 8*gib, func() (Verdict, string) {
+			return ratioAtMost(rows, "BenchmarkClients1000x50", 200, false)
+		})
+	}},
+	{Goal: "Clients100x500 reported (issue 25)", check: func(rows map[string]Row) (Verdict, string) {
+		r, ok := rows["BenchmarkClients100x500"]
 		switch {
 		case !ok:
 			return NotMeasured, "not selected"
 		case r.Status == Ran:
-			return Met, "ran in " + fmtSeconds(r.Wall)
+			return Met, "ran in " + fmtSeconds(r.Wall) + ", " + fmtRatio(r.Total) + " Floor, peak RSS " + fmtBytes(r.RSS)
 		case r.Status == Failed:
 			return Missed, "failed: " + r.Note
 		default:
 			return NotMeasured, "skipped: " + r.Note
 		}
 	}},
+}
+
+// withRSS is ratio's verdict, missed too when name's peak RSS reaches
+// limit.
+func withRSS(rows map[string]Row, name string, limit float64, ratio func() (Verdict, string)) (Verdict, string) {
+	v, s := ratio()
+	if v == NotMeasured {
+		return v, s
+	}
+	r := rows[name]
+	if math.IsNaN(r.RSS) {
+		return NotMeasured, s + "; peak RSS not measured"
+	}
+	s += "; peak RSS " + fmtBytes(r.RSS)
+	if r.RSS >= limit {
+		v = Missed
+	}
+	return v, s
 }
 
 // ratioAtMost checks name's ratio to the floor (per event, or of total

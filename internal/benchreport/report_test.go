@@ -33,17 +33,22 @@ func simValues(wall float64, events float64) []Value {
 
 // goodRun meets every target: Floor 1 s per 432,000 events; Day50x3 1.5 s
 // (1.5×); Ticking 1.08 s per 432,000 events (1.08× per event); Hour1000 8 s
-// (8×) in 512 MiB; Clients100x50 ran.
+// (8×) in 512 MiB; Clients100x50 15 s (15×); Clients1000x50 150 s (150×)
+// in 6 GiB; Clients100x500 ran.
 func goodRun() Run {
 	hour := ran("BenchmarkHour1000", simValues(8, 99)...)
 	hour.MaxRSS = 512 << 20
+	thousand := ran("BenchmarkClients1000x50", simValues(150, 30000)...)
+	thousand.MaxRSS = 6 << 30
 	return Run{Count: 1, Benchtime: "1x", Measurements: []Measurement{
 		ran(floorName, simValues(1, 432000)...),
 		ran("BenchmarkDay50x3", simValues(1.5, 2038)...),
 		ran("BenchmarkDay50x3Ticking", simValues(1.08, 432000)...),
 		hour,
-		ran("BenchmarkClients100x50", simValues(30, 3000)...),
+		ran("BenchmarkClients100x50", simValues(15, 3000)...),
 		ran("BenchmarkPorcupine10k", Value{2e8, "ns/op"}),
+		thousand,
+		ran("BenchmarkClients100x500", simValues(40, 30000)...),
 	}}
 }
 
@@ -57,7 +62,7 @@ func verdicts(run Run) []Verdict {
 
 func TestRows(t *testing.T) {
 	rows := Rows(goodRun())
-	must.SliceLen(t, 6, rows)
+	must.SliceLen(t, 8, rows)
 	day, ticking, porc := rows[1], rows[2], rows[5]
 	must.EqOp(t, 1.5, day.Total)
 	must.EqOp(t, 2.0, day.CPU, must.Sprint("2 s of CPU over one count"))
@@ -67,12 +72,14 @@ func TestRows(t *testing.T) {
 }
 
 func TestTargetsMet(t *testing.T) {
-	must.Eq(t, []Verdict{Met, Met, Met, Met}, verdicts(goodRun()))
+	must.Eq(t, []Verdict{Met, Met, Met, Met, Met, Met}, verdicts(goodRun()))
 	out := CheckTargets(Targets, Rows(goodRun()))
 	must.EqOp(t, "1.50 s ÷ 1.00 s = 1.50×", out[0].Measured)
 	must.EqOp(t, "2.50 µs/event ÷ 2.31 µs/event = 1.08×", out[1].Measured)
 	must.EqOp(t, "8.00 s ÷ 1.00 s = 8.00×; peak RSS 512 MiB", out[2].Measured)
-	must.EqOp(t, "ran in 30.0 s", out[3].Measured)
+	must.EqOp(t, "15.0 s ÷ 1.00 s = 15.0×", out[3].Measured)
+	must.EqOp(t, "150 s ÷ 1.00 s = 150×; peak RSS 6.00 GiB", out[4].Measured)
+	must.StrHasPrefix(t, "ran in 40.0 s", out[5].Measured)
 }
 
 func TestTargetsMissed(t *testing.T) {
@@ -80,11 +87,13 @@ func TestTargetsMissed(t *testing.T) {
 	run.Measurements[1] = ran("BenchmarkDay50x3", simValues(2.5, 2038)...)        // 2.5× > 2×
 	run.Measurements[2] = ran("BenchmarkDay50x3Ticking", simValues(8, 432000)...) // 8× per event > 3×
 	run.Measurements[3].MaxRSS = 1 << 30                                          // 8× but a full GiB
-	run.Measurements[4] = Measurement{Bench: benchmark("BenchmarkClients100x50"), Status: Failed, Note: "exit status 1"}
-	must.Eq(t, []Verdict{Missed, Missed, Missed, Missed}, verdicts(run))
+	run.Measurements[4] = ran("BenchmarkClients100x50", simValues(30, 3000)...)   // 30× > 20×
+	run.Measurements[6].MaxRSS = 8 << 30                                          // 150× but 8 GiB
+	run.Measurements[7] = Measurement{Bench: benchmark("BenchmarkClients100x500"), Status: Failed, Note: "exit status 1"}
+	must.Eq(t, []Verdict{Missed, Missed, Missed, Missed, Missed, Missed}, verdicts(run))
 	out := CheckTargets(Targets, Rows(run))
 	must.EqOp(t, "2.50 s ÷ 1.00 s = 2.50×", out[0].Measured)
-	must.EqOp(t, "failed: exit status 1", out[3].Measured)
+	must.EqOp(t, "failed: exit status 1", out[5].Measured)
 
 	run = goodRun()
 	run.Measurements[3] = ran("BenchmarkHour1000", simValues(10.5, 99)...)
@@ -94,12 +103,12 @@ func TestTargetsMissed(t *testing.T) {
 func TestTargetsNotMeasured(t *testing.T) {
 	run := goodRun()
 	run.Measurements = run.Measurements[1:] // no floor
-	must.Eq(t, []Verdict{NotMeasured, NotMeasured, NotMeasured, Met}, verdicts(run))
+	must.Eq(t, []Verdict{NotMeasured, NotMeasured, NotMeasured, NotMeasured, NotMeasured, Met}, verdicts(run))
 	must.EqOp(t, "Floor did not run", CheckTargets(Targets, Rows(run))[0].Measured)
 
 	run = goodRun()
-	run.Measurements[4] = Measurement{Bench: benchmark("BenchmarkClients100x50"), Status: Skipped, Note: "package ./sim/cluster does not exist in this tree"}
-	must.EqOp(t, NotMeasured, verdicts(run)[3])
+	run.Measurements[7] = Measurement{Bench: benchmark("BenchmarkClients100x500"), Status: Skipped, Note: "package ./sim/cluster does not exist in this tree"}
+	must.EqOp(t, NotMeasured, verdicts(run)[5])
 }
 
 func TestSelectBenchmarks(t *testing.T) {
