@@ -11,6 +11,7 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/telemetry"
 	"github.com/allocsim/allocsim/properties/internal/prop"
+	"github.com/allocsim/allocsim/properties/internal/sched/oracle"
 	"github.com/allocsim/allocsim/sim"
 	"github.com/allocsim/allocsim/sim/trace"
 )
@@ -162,12 +163,18 @@ func checkValidate(v *prop.View, o observed) bool {
 		tasks[g][task{c.Incarnation, c.Alloc, c.Task}] = true
 	}
 	// A validate that fails (a task it rejects) builds no task dir: its
-	// failed counter goes with the task's `Task hook failed` (AR-5) at
-	// that instant, in an alloc of that namespace.
-	hookFailed := map[[2]any]int{}
+	// failed counter goes with the task's `Task hook failed` whose
+	// Message is `validate: <err>` (AR-5) at that instant, in an alloc of
+	// that namespace.
+	type instant struct {
+		at int64
+		ns string
+	}
+	hookFailed := map[instant]int{}
 	for _, r := range v.World.Trace().From(0) {
-		if r.Kind == trace.KindTaskEvent && r.Msg == structs.TaskHookFailed {
-			hookFailed[[2]any{r.At.UnixNano(), o.nsOf(r.Alloc)}]++
+		if r.Kind == trace.KindTaskEvent && r.Msg == structs.TaskHookFailed &&
+			strings.HasPrefix(oracle.EventOf(r).Message, telemetry.HookValidate+": ") {
+			hookFailed[instant{r.At.UnixNano(), o.nsOf(r.Alloc)}]++
 		}
 	}
 	got := map[group]int{}
@@ -177,9 +184,9 @@ func checkValidate(v *prop.View, o observed) bool {
 		}
 		s := slot{inc: e.Incarnation, at: e.At.UnixNano(), ns: e.ns, hook: telemetry.HookValidate}
 		if e.metric == telemetry.MetricFailed {
-			k := [2]any{s.at, s.ns}
+			k := instant{s.at, s.ns}
 			if hookFailed[k] == 0 {
-				v.Violatef("", "", "failed validate execution at "+s.String(), "no task's `Task hook failed` then", "a task validate rejected (AR-5)")
+				v.Violatef("", "", "failed validate execution at "+s.String(), "no task's `Task hook failed` (validate: ...) then", "a task validate rejected (AR-5)")
 				return true
 			}
 			hookFailed[k]--
