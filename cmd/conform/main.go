@@ -11,9 +11,8 @@ import (
 	_ "time/tzdata" // SPEC SCHED-4: binaries embed the zone database.
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/agentcmd"
-	"github.com/allocsim/allocsim/cmd/conform/internal/alloccmd"
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
-	"github.com/allocsim/allocsim/cmd/conform/internal/jobcmd"
+	"github.com/allocsim/allocsim/cmd/conform/internal/nomadcmd"
 	"github.com/allocsim/allocsim/cmd/conform/internal/runcmd"
 	"github.com/allocsim/allocsim/cmd/conform/internal/runners"
 	"github.com/allocsim/allocsim/cmd/conform/internal/schedulecmd"
@@ -95,9 +94,9 @@ func commands(env environment) []command {
 	return []command{
 		{name: "schedule", summary: schedulecmd.Summary, run: sched.Run},
 		{name: "agent", summary: agentcmd.Summary, run: agentcmd.Config{Local: env.local}.Run},
-		{name: "job run", summary: jobcmd.RunSummary, run: jobcmd.Run},
-		{name: "job stop", summary: jobcmd.StopSummary, run: jobcmd.Stop},
-		{name: "alloc pause", summary: alloccmd.PauseSummary, run: alloccmd.RunPause},
+		{name: "job run", summary: nomadcmd.JobRunSummary, run: nomadcmd.JobRun},
+		{name: "job stop", summary: nomadcmd.JobStopSummary, run: nomadcmd.JobStop},
+		{name: "alloc pause", summary: nomadcmd.AllocPauseSummary, run: nomadcmd.AllocPause},
 		{name: "run", summary: runcmd.Summary, run: suite.Run},
 		{name: "replay", summary: runcmd.ReplaySummary, run: suite.Replay},
 		{name: "sweep", summary: sweepcmd.Summary, run: sweep.Run},

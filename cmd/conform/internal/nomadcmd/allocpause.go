@@ -1,4 +1,4 @@
-package alloccmd
+package nomadcmd
 
 import (
 	"bytes"
@@ -8,13 +8,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/allocsim/allocsim/cmd/conform/internal/apiclient"
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
 	"github.com/hashicorp/nomad/api"
 )
 
-// PauseSummary is SPEC API-8's synopsis, listed by `conform help`.
-const PauseSummary = "Pause a running task"
+// AllocPauseSummary is SPEC API-8's synopsis, listed by `conform help`.
+const AllocPauseSummary = "Pause a running task"
 
 // SPEC API-8's messages, verbatim.
 const (
@@ -52,7 +51,7 @@ func newPauseFlagSet(name string, o *pauseOptions) *flag.FlagSet {
 	fs.BoolVar(&o.status, "status", false, "print the task's pause state instead of setting it")
 	fs.StringVar(&o.task, "task", "", "the task (over the positional <task>)")
 	fs.BoolVar(&o.verbose, "verbose", false, "full IDs")
-	fs.StringVar(&o.address, "address", "", "agent address (default NOMAD_ADDR, else "+apiclient.DefaultAddress+")")
+	fs.StringVar(&o.address, "address", "", "agent address (default NOMAD_ADDR, else "+DefaultAddress+")")
 	return fs
 }
 
@@ -110,13 +109,13 @@ Examples:
 `
 
 func writePauseHelp(w io.Writer) {
-	fmt.Fprintf(w, pauseHelp, apiclient.DefaultAddress)
+	fmt.Fprintf(w, pauseHelp, DefaultAddress)
 }
 
-// RunPause runs `conform alloc pause` (SPEC API-8; package documentation).
+// AllocPause runs `conform alloc pause` (SPEC API-8; package documentation).
 // Unknown flags are usage errors (exit 2); every SPEC failure is a plain
 // error (exit 1) whose text is SPEC's message.
-func RunPause(name string, args []string, stdout, stderr io.Writer) error {
+func AllocPause(name string, args []string, stdout, stderr io.Writer) error {
 	// SPEC API-8 fixes the stderr text of every failure: no prefix.
 	return cli.Verbatim(runPause(name, args, stdout, stderr))
 }
@@ -147,7 +146,7 @@ func runPause(name string, args []string, stdout, _ io.Writer) error {
 		task = pos[1]
 	}
 
-	client, err := apiclient.New(o.address)
+	client, err := newClient(o.address)
 	if err != nil {
 		return err
 	}
@@ -196,7 +195,7 @@ func lookupAlloc(client *api.Client, prefix string, verbose bool) (*api.Allocati
 	case 1:
 	default:
 		var table bytes.Buffer
-		if err := apiclient.WriteAllocTable(&table, stubs, verbose); err != nil {
+		if err := writeAllocTable(&table, stubs, verbose); err != nil {
 			return nil, fmt.Errorf("rendering the matching allocations: %w", err)
 		}
 		return nil, errors.New(MsgMultipleMatch + "\n\n" + strings.TrimSuffix(table.String(), "\n"))

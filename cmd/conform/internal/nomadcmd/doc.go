@@ -1,7 +1,17 @@
-// Package jobcmd is `conform job run` and `conform job stop`: submit a
-// jobspec file (HCL or the API's JSON, parsed by impl/jobspec) to an agent
-// with the official Go client, as `nomad job run` does, and list the allocs
-// it placed; stop (and purge) a job, as `nomad job stop` does.
+// Package nomadcmd is conform's commands that talk to a Nomad agent over
+// its HTTP API, as the `nomad` CLI does, with the official Go client
+// (github.com/hashicorp/nomad/api): `job run`, `job stop` and `alloc
+// pause`.
+//
+// The agent's address, first match wins: the -address flag; the
+// NOMAD_ADDR environment variable (read by api.DefaultConfig, which also
+// honours NOMAD_REGION, NOMAD_NAMESPACE and the TLS variables);
+// http://127.0.0.1:4646, where `conform agent -dev` listens by default.
+//
+// `conform job run` submits a jobspec file (HCL or the API's JSON, parsed
+// by impl/jobspec) to an agent, as `nomad job run` does, and lists the
+// allocs it placed; `conform job stop` stops (and purges) a job, as
+// `nomad job stop` does.
 //
 // Steps of job run:
 //
@@ -17,7 +27,7 @@
 //     group count, or -timeout passes, then print them as a table with
 //     their client status at that moment.
 //
-// Steps of job stop (stop.go):
+// Steps of job stop (jobstop.go):
 //
 //  1. exactly one argument, the job ID, as given (no prefix lookup);
 //     anything else is bad usage (exit 2);
@@ -25,4 +35,4 @@
 //     (api.Jobs().Deregister); an error from the agent, or no agent,
 //     fails with its message (exit 1);
 //  3. print the job and the evaluation the agent created, if any.
-package jobcmd
+package nomadcmd

@@ -1,4 +1,4 @@
-package jobcmd
+package nomadcmd
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
-	"github.com/allocsim/allocsim/cmd/conform/internal/fakeagent"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/shoenig/test/must"
@@ -20,7 +19,6 @@ import (
 
 const (
 	evalID = "e0e0e0e0-1111-2222-3333-444455556666"
-	node   = "0f1e2d3c-0000-0000-0000-000000000000"
 )
 
 const sleeperHCL = `job "sleeper" {
@@ -50,7 +48,7 @@ func placeAll(job *structs.Job) []*structs.Allocation {
 	for _, tg := range job.TaskGroups {
 		for range tg.Count {
 			id := fmt.Sprintf("%08d-aaaa-bbbb-cccc-dddddddddddd", len(out)+1)
-			a := fakeagent.NewAlloc(id, node, job.ID, tg.Name, "t")
+			a := newAlloc(id, node, job.ID, tg.Name, "t")
 			a.ClientStatus = structs.AllocClientStatusPending
 			out = append(out, a)
 		}
@@ -67,13 +65,13 @@ func writeFile(t *testing.T, name, content string) string {
 
 func jobRun(args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	code := cli.Report(&stderr, "job run", Run("job run", args, &stdout, &stderr))
+	code := cli.Report(&stderr, "job run", JobRun("job run", args, &stdout, &stderr))
 	return code, stdout.String(), stderr.String()
 }
 
 func TestRunRegistersAndListsAllocs(t *testing.T) {
-	srv := &fakeagent.Server{EvalID: evalID, Place: placeAll}
-	addr := fakeagent.Serve(t, srv, schedule.ProfileEnt)
+	srv := &fakeAgent{EvalID: evalID, Place: placeAll}
+	addr := serveFake(t, srv, schedule.ProfileEnt)
 	path := writeFile(t, "sleeper.hcl", sleeperHCL)
 
 	code, stdout, stderr := jobRun("-address", addr, path)
@@ -95,11 +93,11 @@ ID        Node ID   Job ID   Task Group  Desired  Status
 // TestRunListsOnlyThisRegistration: allocs of an earlier registration
 // that the new one stopped are not listed.
 func TestRunListsOnlyThisRegistration(t *testing.T) {
-	srv := &fakeagent.Server{EvalID: evalID, Place: placeAll}
-	old := fakeagent.NewAlloc("99999999-aaaa-bbbb-cccc-dddddddddddd", node, "sleeper", "g", "t")
+	srv := &fakeAgent{EvalID: evalID, Place: placeAll}
+	old := newAlloc("99999999-aaaa-bbbb-cccc-dddddddddddd", node, "sleeper", "g", "t")
 	old.DesiredStatus = structs.AllocDesiredStatusStop
 	srv.AddAlloc(old)
-	addr := fakeagent.Serve(t, srv, schedule.ProfileEnt)
+	addr := serveFake(t, srv, schedule.ProfileEnt)
 	path := writeFile(t, "sleeper.hcl", sleeperHCL)
 
 	code, stdout, _ := jobRun("-address", addr, "-verbose", path)
@@ -109,8 +107,8 @@ func TestRunListsOnlyThisRegistration(t *testing.T) {
 }
 
 func TestRunJSONAndDetach(t *testing.T) {
-	srv := &fakeagent.Server{EvalID: evalID, Place: placeAll}
-	addr := fakeagent.Serve(t, srv, schedule.ProfileEnt)
+	srv := &fakeAgent{EvalID: evalID, Place: placeAll}
+	addr := serveFake(t, srv, schedule.ProfileEnt)
 	path := writeFile(t, "job.json", `{"Job":{"ID":"j","TaskGroups":[{"Name":"g","Tasks":[{"Name":"t","Driver":"mock_driver"}]}]}}`)
 	code, stdout, stderr := jobRun("-address", addr, "-detach", path)
 	must.Eq(t, 0, code, must.Sprint(stderr))
@@ -119,8 +117,8 @@ func TestRunJSONAndDetach(t *testing.T) {
 }
 
 func TestRunNothingPlaced(t *testing.T) {
-	srv := &fakeagent.Server{EvalID: evalID, Place: placeAll}
-	addr := fakeagent.Serve(t, srv, schedule.ProfileEnt)
+	srv := &fakeAgent{EvalID: evalID, Place: placeAll}
+	addr := serveFake(t, srv, schedule.ProfileEnt)
 	path := writeFile(t, "zero.hcl", `job "z" {
   group "g" {
     count = 0
@@ -139,10 +137,10 @@ func TestRunNothingPlaced(t *testing.T) {
 // those found are listed and a note goes to stderr; the job is registered,
 // so the exit code is 0.
 func TestRunFewerPlaced(t *testing.T) {
-	srv := &fakeagent.Server{EvalID: evalID, Place: func(job *structs.Job) []*structs.Allocation {
+	srv := &fakeAgent{EvalID: evalID, Place: func(job *structs.Job) []*structs.Allocation {
 		return placeAll(job)[:1]
 	}}
-	addr := fakeagent.Serve(t, srv, schedule.ProfileEnt)
+	addr := serveFake(t, srv, schedule.ProfileEnt)
 	path := writeFile(t, "sleeper.hcl", sleeperHCL)
 	code, stdout, stderr := jobRun("-address", addr, "-timeout", "0s", path)
 	must.Eq(t, 0, code)
@@ -151,8 +149,8 @@ func TestRunFewerPlaced(t *testing.T) {
 }
 
 func TestRunRejected(t *testing.T) {
-	srv := &fakeagent.Server{EvalID: evalID, Place: placeAll}
-	addr := fakeagent.Serve(t, srv, schedule.ProfileCE)
+	srv := &fakeAgent{EvalID: evalID, Place: placeAll}
+	addr := serveFake(t, srv, schedule.ProfileCE)
 	path := writeFile(t, "sleeper.hcl", sleeperHCL)
 	code, stdout, stderr := jobRun("-address", addr, path)
 	must.Eq(t, 1, code)
@@ -162,8 +160,8 @@ func TestRunRejected(t *testing.T) {
 `, stderr) // the official client trims the body
 	must.Len(t, 0, srv.Jobs())
 
-	srv = &fakeagent.Server{RegisterErr: errors.New("no node to place job")}
-	addr = fakeagent.Serve(t, srv, schedule.ProfileEnt)
+	srv = &fakeAgent{RegisterErr: errors.New("no node to place job")}
+	addr = serveFake(t, srv, schedule.ProfileEnt)
 	code, _, stderr = jobRun("-address", addr, path)
 	must.Eq(t, 1, code)
 	must.StrContains(t, stderr, "no node to place job")
@@ -219,8 +217,8 @@ func TestRunInputErrors(t *testing.T) {
 
 // TestRunAddress: NOMAD_ADDR is the default address.
 func TestRunAddress(t *testing.T) {
-	srv := &fakeagent.Server{EvalID: evalID, Place: placeAll}
-	t.Setenv("NOMAD_ADDR", fakeagent.Serve(t, srv, schedule.ProfileEnt))
+	srv := &fakeAgent{EvalID: evalID, Place: placeAll}
+	t.Setenv("NOMAD_ADDR", serveFake(t, srv, schedule.ProfileEnt))
 	code, _, stderr := jobRun("-detach", writeFile(t, "sleeper.hcl", sleeperHCL))
 	must.Eq(t, 0, code, must.Sprint(stderr))
 	must.Len(t, 1, srv.Jobs())

@@ -1,4 +1,4 @@
-package jobcmd
+package nomadcmd
 
 import (
 	"bytes"
@@ -65,7 +65,7 @@ func (f *deregisterAgent) received() []stopCall {
 
 func jobStop(args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	code := cli.Report(&stderr, "job stop", Stop("job stop", args, &stdout, &stderr))
+	code := cli.Report(&stderr, "job stop", JobStop("job stop", args, &stdout, &stderr))
 	return code, stdout.String(), stderr.String()
 }
 

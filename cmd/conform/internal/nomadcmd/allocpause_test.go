@@ -1,4 +1,4 @@
-package alloccmd
+package nomadcmd
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
-	"github.com/allocsim/allocsim/cmd/conform/internal/fakeagent"
 	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/hashicorp/nomad/api"
@@ -29,22 +28,22 @@ const (
 
 // world is a fake agent holding three allocs: A (tasks web, sidecar), B
 // (task solo) sharing A's first four bytes, C (task solo).
-func world(t *testing.T) (*fakeagent.Server, string) {
+func world(t *testing.T) (*fakeAgent, string) {
 	t.Helper()
-	s := &fakeagent.Server{}
+	s := &fakeAgent{}
 	s.AddAlloc(
-		fakeagent.NewAlloc(allocA, node, "web", "frontend", "web", "sidecar"),
-		fakeagent.NewAlloc(allocB, node, "solo", "g", "solo"),
-		fakeagent.NewAlloc(allocC, node, "solo", "g", "solo"),
+		newAlloc(allocA, node, "web", "frontend", "web", "sidecar"),
+		newAlloc(allocB, node, "solo", "g", "solo"),
+		newAlloc(allocC, node, "solo", "g", "solo"),
 	)
-	return s, fakeagent.Serve(t, s, schedule.ProfileEnt)
+	return s, serveFake(t, s, schedule.ProfileEnt)
 }
 
 // pause runs the command as the router does and returns exit code,
 // stdout and stderr.
 func pause(args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
-	code := cli.Report(&stderr, "alloc pause", RunPause("alloc pause", args, &stdout, &stderr))
+	code := cli.Report(&stderr, "alloc pause", AllocPause("alloc pause", args, &stdout, &stderr))
 	return code, stdout.String(), stderr.String()
 }
 
@@ -100,15 +99,15 @@ func TestPauseSetsEachState(t *testing.T) {
 	srv, addr := world(t)
 	cases := []struct {
 		args []string
-		want fakeagent.PauseCall
+		want pauseCall
 	}{
-		{[]string{"8ab1c2d3", "web"}, fakeagent.PauseCall{AllocID: allocA, Task: "web", State: structs.TaskScheduleStateForcePause}},
-		{[]string{"-state=run", "8ab1c2d3", "sidecar"}, fakeagent.PauseCall{AllocID: allocA, Task: "sidecar", State: structs.TaskScheduleStateForceRun}},
-		{[]string{"-state", "scheduled", "-task", "web", "8ab1c2d3"}, fakeagent.PauseCall{AllocID: allocA, Task: "web", State: structs.TaskScheduleStateScheduleResume}},
+		{[]string{"8ab1c2d3", "web"}, pauseCall{AllocID: allocA, Task: "web", State: structs.TaskScheduleStateForcePause}},
+		{[]string{"-state=run", "8ab1c2d3", "sidecar"}, pauseCall{AllocID: allocA, Task: "sidecar", State: structs.TaskScheduleStateForceRun}},
+		{[]string{"-state", "scheduled", "-task", "web", "8ab1c2d3"}, pauseCall{AllocID: allocA, Task: "web", State: structs.TaskScheduleStateScheduleResume}},
 		// A full ID with its hyphens, and a group of one task: no task needed.
-		{[]string{allocC}, fakeagent.PauseCall{AllocID: allocC, Task: "solo", State: structs.TaskScheduleStateForcePause}},
+		{[]string{allocC}, pauseCall{AllocID: allocC, Task: "solo", State: structs.TaskScheduleStateForcePause}},
 		// Odd hex length: "1234567" is looked up as "123456".
-		{[]string{"1234567"}, fakeagent.PauseCall{AllocID: allocC, Task: "solo", State: structs.TaskScheduleStateForcePause}},
+		{[]string{"1234567"}, pauseCall{AllocID: allocC, Task: "solo", State: structs.TaskScheduleStateForcePause}},
 	}
 	for i, tc := range cases {
 		code, stdout, stderr := pause(append([]string{"-address", addr}, tc.args...)...)

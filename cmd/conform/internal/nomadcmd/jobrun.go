@@ -1,4 +1,4 @@
-package jobcmd
+package nomadcmd
 
 import (
 	"errors"
@@ -8,7 +8,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/allocsim/allocsim/cmd/conform/internal/apiclient"
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
 	"github.com/allocsim/allocsim/impl/agent/apiconv"
 	"github.com/allocsim/allocsim/impl/jobspec"
@@ -16,8 +15,8 @@ import (
 	"github.com/hashicorp/nomad/api"
 )
 
-// RunSummary is the one-line description listed by `conform help`.
-const RunSummary = "submit a jobspec (HCL or JSON) to an agent and list its allocs"
+// JobRunSummary is the one-line description listed by `conform help`.
+const JobRunSummary = "submit a jobspec (HCL or JSON) to an agent and list its allocs"
 
 // Defaults of the flags.
 const (
@@ -36,7 +35,7 @@ type runOptions struct {
 
 func newRunFlagSet(name string, o *runOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&o.address, "address", "", "agent address (default NOMAD_ADDR, else "+apiclient.DefaultAddress+")")
+	fs.StringVar(&o.address, "address", "", "agent address (default NOMAD_ADDR, else "+DefaultAddress+")")
 	fs.BoolVar(&o.detach, "detach", false, "print the evaluation and return without listing allocs")
 	fs.DurationVar(&o.timeout, "timeout", DefaultTimeout, "how long to wait for the allocs to be placed")
 	fs.BoolVar(&o.verbose, "verbose", false, "full IDs")
@@ -87,11 +86,11 @@ Examples:
 `
 
 func writeRunHelp(w io.Writer) {
-	fmt.Fprintf(w, runHelp, apiclient.DefaultAddress, DefaultTimeout)
+	fmt.Fprintf(w, runHelp, DefaultAddress, DefaultTimeout)
 }
 
-// Run runs `conform job run` (package documentation).
-func Run(name string, args []string, stdout, stderr io.Writer) error {
+// JobRun runs `conform job run` (package documentation).
+func JobRun(name string, args []string, stdout, stderr io.Writer) error {
 	var o runOptions
 	fs := newRunFlagSet(name, &o)
 	helped, err := cli.ParseFlags(fs, args, stdout, writeRunHelp)
@@ -109,7 +108,7 @@ func Run(name string, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	client, err := apiclient.New(o.address)
+	client, err := newClient(o.address)
 	if err != nil {
 		return err
 	}
@@ -198,5 +197,5 @@ func writePlaced(w io.Writer, placed []*api.AllocationListStub, verbose bool) er
 	if _, err := fmt.Fprintln(w, "Allocations placed:"); err != nil {
 		return err
 	}
-	return apiclient.WriteAllocTable(w, placed, verbose)
+	return writeAllocTable(w, placed, verbose)
 }

@@ -1,4 +1,4 @@
-package apiclient
+package nomadcmd
 
 import (
 	"fmt"
@@ -11,9 +11,9 @@ import (
 // DefaultAddress is the agent address without -address or NOMAD_ADDR.
 const DefaultAddress = "http://127.0.0.1:4646"
 
-// New returns the official client for address; an empty address means
+// newClient returns the official client for address; an empty address means
 // NOMAD_ADDR, else DefaultAddress (package documentation).
-func New(address string) (*api.Client, error) {
+func newClient(address string) (*api.Client, error) {
 	cfg := api.DefaultConfig()
 	if address != "" {
 		cfg.Address = address
@@ -28,18 +28,18 @@ func New(address string) (*api.Client, error) {
 // shortIDLen is how many characters of an ID tables show without -verbose.
 const shortIDLen = 8
 
-// ShortID is id's first 8 characters, or all of it when verbose.
-func ShortID(id string, verbose bool) string {
+// shortID is id's first 8 characters, or all of it when verbose.
+func shortID(id string, verbose bool) string {
 	if verbose || len(id) <= shortIDLen {
 		return id
 	}
 	return id[:shortIDLen]
 }
 
-// WriteAllocTable writes one row per alloc stub under a header: ID, node
+// writeAllocTable writes one row per alloc stub under a header: ID, node
 // ID, job, task group, desired and client status. IDs are short unless
 // verbose. Rows keep the order given.
-func WriteAllocTable(w io.Writer, stubs []*api.AllocationListStub, verbose bool) error {
+func writeAllocTable(w io.Writer, stubs []*api.AllocationListStub, verbose bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNode ID\tJob ID\tTask Group\tDesired\tStatus")
 	for _, s := range stubs {
@@ -47,7 +47,7 @@ func WriteAllocTable(w io.Writer, stubs []*api.AllocationListStub, verbose bool)
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n",
-			ShortID(s.ID, verbose), ShortID(s.NodeID, verbose), s.JobID, s.TaskGroup, s.DesiredStatus, s.ClientStatus)
+			shortID(s.ID, verbose), shortID(s.NodeID, verbose), s.JobID, s.TaskGroup, s.DesiredStatus, s.ClientStatus)
 	}
 	return tw.Flush()
 }

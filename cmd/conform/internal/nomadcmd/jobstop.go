@@ -1,16 +1,15 @@
-package jobcmd
+package nomadcmd
 
 import (
 	"flag"
 	"fmt"
 	"io"
 
-	"github.com/allocsim/allocsim/cmd/conform/internal/apiclient"
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
 )
 
-// StopSummary is the one-line description listed by `conform help`.
-const StopSummary = "stop a job (and with -purge remove it) on an agent"
+// JobStopSummary is the one-line description listed by `conform help`.
+const JobStopSummary = "stop a job (and with -purge remove it) on an agent"
 
 type stopOptions struct {
 	address string
@@ -19,7 +18,7 @@ type stopOptions struct {
 
 func newStopFlagSet(name string, o *stopOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&o.address, "address", "", "agent address (default NOMAD_ADDR, else "+apiclient.DefaultAddress+")")
+	fs.StringVar(&o.address, "address", "", "agent address (default NOMAD_ADDR, else "+DefaultAddress+")")
 	fs.BoolVar(&o.purge, "purge", false, "remove the job from the agent's state, not only stop it")
 	return fs
 }
@@ -58,11 +57,11 @@ Examples:
 `
 
 func writeStopHelp(w io.Writer) {
-	fmt.Fprintf(w, stopHelp, apiclient.DefaultAddress)
+	fmt.Fprintf(w, stopHelp, DefaultAddress)
 }
 
-// Stop runs `conform job stop` (package documentation).
-func Stop(name string, args []string, stdout, stderr io.Writer) error {
+// JobStop runs `conform job stop` (package documentation).
+func JobStop(name string, args []string, stdout, stderr io.Writer) error {
 	var o stopOptions
 	fs := newStopFlagSet(name, &o)
 	helped, err := cli.ParseFlags(fs, args, stdout, writeStopHelp)
@@ -76,7 +75,7 @@ func Stop(name string, args []string, stdout, stderr io.Writer) error {
 	if id == "" {
 		return cli.Usagef("the job ID is empty")
 	}
-	client, err := apiclient.New(o.address)
+	client, err := newClient(o.address)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package fakeagent
+package nomadcmd
 
 import (
 	"errors"
@@ -14,15 +14,20 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 )
 
-// PauseCall is one recorded SetPauseState request.
-type PauseCall struct {
+// pauseCall is one recorded SetPauseState request.
+type pauseCall struct {
 	AllocID, Task string
 	State         structs.TaskScheduleState
 }
 
-// Server is a scripted agent.Server. Set its exported fields before
+// fakeAgent is a scripted agent.Server: the real API handler (impl/agent)
+// over it, served by httptest on a loopback port, tests the commands
+// through the official Go client against the wire format the dev agent
+// serves. Pause requests follow the agent's server path (API-7): unknown
+// alloc → `Unknown allocation "<id>"` (a 404), unknown task → `Task not
+// found` (a 500). Set its exported fields before
 // serving; read the recordings through its methods.
-type Server struct {
+type fakeAgent struct {
 	// EvalID is the evaluation ID RegisterJob returns.
 	EvalID string
 	// Place, when set, returns the allocs a registration places (their
@@ -37,27 +42,27 @@ type Server struct {
 	paused   map[string]structs.TaskScheduleState // "<alloc>/<task>"
 	jobs     []*structs.Job
 	prefixes []string
-	pauses   []PauseCall
+	pauses   []pauseCall
 }
 
-var _ agent.Server = (*Server)(nil)
+var _ agent.Server = (*fakeAgent)(nil)
 
-// Serve starts the real API handler over s with profile on a loopback
+// serveFake starts the real API handler over s with profile on a loopback
 // httptest server, closed at the end of the test, and returns its URL.
-func Serve(t testing.TB, s *Server, profile schedule.Profile) string {
+func serveFake(t testing.TB, s *fakeAgent, profile schedule.Profile) string {
 	t.Helper()
 	h, err := agent.New(agent.Config{Server: s, Profile: profile})
 	if err != nil {
-		t.Fatalf("fakeagent: %v", err)
+		t.Fatalf("fake agent: %v", err)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
 
-// NewAlloc returns a running alloc of job's group, the job holding one
+// newAlloc returns a running alloc of job's group, the job holding one
 // group with tasks, in that order.
-func NewAlloc(id, nodeID, jobID, group string, tasks ...string) *structs.Allocation {
+func newAlloc(id, nodeID, jobID, group string, tasks ...string) *structs.Allocation {
 	tg := &structs.TaskGroup{Name: group, Count: 1}
 	for _, name := range tasks {
 		tg.Tasks = append(tg.Tasks, &structs.Task{Name: name, Driver: "mock_driver"})
@@ -71,7 +76,7 @@ func NewAlloc(id, nodeID, jobID, group string, tasks ...string) *structs.Allocat
 }
 
 // AddAlloc stores allocs as placed.
-func (s *Server) AddAlloc(allocs ...*structs.Allocation) {
+func (s *fakeAgent) AddAlloc(allocs ...*structs.Allocation) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, a := range allocs {
@@ -83,7 +88,7 @@ func (s *Server) AddAlloc(allocs ...*structs.Allocation) {
 }
 
 // SetPaused stores a task's pause state.
-func (s *Server) SetPaused(allocID, task string, state structs.TaskScheduleState) {
+func (s *fakeAgent) SetPaused(allocID, task string, state structs.TaskScheduleState) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.paused == nil {
@@ -93,21 +98,21 @@ func (s *Server) SetPaused(allocID, task string, state structs.TaskScheduleState
 }
 
 // Jobs are the registered jobs, in order.
-func (s *Server) Jobs() []*structs.Job {
+func (s *fakeAgent) Jobs() []*structs.Job {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.jobs)
 }
 
 // Prefixes are the prefixes AllocsByPrefix was asked for, in order.
-func (s *Server) Prefixes() []string {
+func (s *fakeAgent) Prefixes() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.prefixes)
 }
 
 // Pauses are the SetPauseState requests, in order.
-func (s *Server) Pauses() []PauseCall {
+func (s *fakeAgent) Pauses() []pauseCall {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.pauses)
@@ -115,7 +120,7 @@ func (s *Server) Pauses() []PauseCall {
 
 // RegisterJob records the job and places what Place returns at the next
 // index.
-func (s *Server) RegisterJob(job *structs.Job) (string, uint64, uint64, error) {
+func (s *fakeAgent) RegisterJob(job *structs.Job) (string, uint64, uint64, error) {
 	if s.RegisterErr != nil {
 		return "", 0, 0, s.RegisterErr
 	}
@@ -137,12 +142,12 @@ func (s *Server) RegisterJob(job *structs.Job) (string, uint64, uint64, error) {
 }
 
 // JobAllocations returns the job's allocs.
-func (s *Server) JobAllocations(jobID string, _ bool) []*structs.Allocation {
+func (s *fakeAgent) JobAllocations(jobID string, _ bool) []*structs.Allocation {
 	return s.filter(func(a *structs.Allocation) bool { return a.JobID == jobID })
 }
 
 // Alloc returns one alloc.
-func (s *Server) Alloc(id string) (*structs.Allocation, bool) {
+func (s *fakeAgent) Alloc(id string) (*structs.Allocation, bool) {
 	out := s.filter(func(a *structs.Allocation) bool { return a.ID == id })
 	if len(out) == 0 {
 		return nil, false
@@ -151,14 +156,14 @@ func (s *Server) Alloc(id string) (*structs.Allocation, bool) {
 }
 
 // AllocsByPrefix records prefix and returns the allocs it starts.
-func (s *Server) AllocsByPrefix(prefix string) []*structs.Allocation {
+func (s *fakeAgent) AllocsByPrefix(prefix string) []*structs.Allocation {
 	s.mu.Lock()
 	s.prefixes = append(s.prefixes, prefix)
 	s.mu.Unlock()
 	return s.filter(func(a *structs.Allocation) bool { return strings.HasPrefix(a.ID, prefix) })
 }
 
-func (s *Server) filter(keep func(*structs.Allocation) bool) []*structs.Allocation {
+func (s *fakeAgent) filter(keep func(*structs.Allocation) bool) []*structs.Allocation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []*structs.Allocation
@@ -171,7 +176,7 @@ func (s *Server) filter(keep func(*structs.Allocation) bool) []*structs.Allocati
 }
 
 // RPC answers ClientAllocations.SetPauseState and GetPauseState.
-func (s *Server) RPC(method string, args, reply any) error {
+func (s *fakeAgent) RPC(method string, args, reply any) error {
 	switch method {
 	case structs.RPCServerSetPauseState:
 		req := args.(*structs.AllocPauseRequest)
@@ -184,7 +189,7 @@ func (s *Server) RPC(method string, args, reply any) error {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.pauses = append(s.pauses, PauseCall{AllocID: req.AllocID, Task: req.Task, State: req.ScheduleState})
+		s.pauses = append(s.pauses, pauseCall{AllocID: req.AllocID, Task: req.Task, State: req.ScheduleState})
 		if s.paused == nil {
 			s.paused = map[string]structs.TaskScheduleState{}
 		}
@@ -209,11 +214,11 @@ func (s *Server) RPC(method string, args, reply any) error {
 		reply.(*structs.AllocGetPauseStateResponse).ScheduleState = s.paused[key]
 		return nil
 	}
-	return fmt.Errorf("fakeagent: unexpected RPC %s", method)
+	return fmt.Errorf("fake agent: unexpected RPC %s", method)
 }
 
 // task checks the alloc and the task as the client would (API-7, PAUSE-2).
-func (s *Server) task(allocID, task string) (string, error) {
+func (s *fakeAgent) task(allocID, task string) (string, error) {
 	a, ok := s.Alloc(allocID)
 	if !ok {
 		return "", fmt.Errorf("Unknown allocation %q", allocID)
