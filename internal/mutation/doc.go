@@ -60,9 +60,9 @@
 // nothing else, never impl's own unit tests, with -failfast (the first
 // failing property is the verdict: a mutant that breaks every scenario
 // would spend minutes shrinking one failure per property). The suite
-// failing kills the mutant; passing, it survives; a run past -timeout (default ten times
-// the unmutated run, at least a minute) is killed with its process group
-// and counted as a TIMEOUT, which kills the mutant too. The suite's own
+// failing kills the mutant; passing, it survives; a run past -timeout
+// (default ten times the unmutated run, at least a minute) is killed and
+// counted as a TIMEOUT, which kills the mutant too. The suite's own
 // budget (-allocsim.budget) is set beyond that limit, so that a slowed
 // mutant never passes on fewer checks.
 //

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/allocsim/allocsim/internal/testbin"
 )
 
 // Status is a mutant's verdict.
@@ -92,91 +93,86 @@ type verdict struct {
 var errInterrupted = errors.New("interrupted")
 
 // Judge builds the suite with overlayFile (none: the tree as it is) in
-// workdir and runs it. mutated is the module-relative file the overlay
+// workdir and runs it, through internal/testbin as every go test run of
+// allocsim's tools. mutated is the module-relative file the overlay
 // replaces: a build error that names another file is the tree's, not the
 // mutant's (a concurrent edit), and reads as Errored.
 func (j *judge) Judge(ctx context.Context, workdir, overlayFile, mutated string) (verdict, error) {
-	bin := filepath.Join(workdir, "suite.test")
-	args := []string{"test", "-c", "-vet=off", "-o", bin}
+	flags := []string{"-vet=off"}
 	if j.race {
-		args = append(args, "-race")
+		flags = append(flags, "-race")
 	}
 	if overlayFile != "" {
-		args = append(args, "-overlay="+overlayFile)
+		flags = append(flags, "-overlay="+overlayFile)
 	}
-	args = append(args, j.pkg)
 	bctx, cancel := context.WithTimeout(ctx, j.buildTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(bctx, j.goCmd, args...)
-	cmd.Dir = j.root
-	ownGroup(cmd)
-	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
-	out, err := cmd.CombinedOutput()
+	bin, err := testbin.Compile(bctx, testbin.Build{Go: j.goCmd, Dir: j.root, Pkg: j.pkg, Flags: flags,
+		Out: filepath.Join(workdir, "suite.test")})
 	v := verdict{Build: time.Since(start)}
 	if ctx.Err() != nil {
 		return v, errInterrupted
 	}
 	if err != nil {
-		msg := firstLines(string(out), 3)
+		var goErr *testbin.GoError
+		out := err.Error()
+		if errors.As(err, &goErr) {
+			out = goErr.Output
+		}
+		msg := firstLines(out, 3)
 		if bctx.Err() != nil {
 			v.Status, v.Detail = Errored, fmt.Sprintf("build took over %v", j.buildTimeout)
-		} else if mutated != "" && strings.Contains(string(out), mutated+":") {
+		} else if mutated != "" && strings.Contains(out, mutated+":") {
 			v.Status, v.Detail = Invalid, msg
 		} else {
 			v.Status, v.Detail = Errored, "build failed: "+msg
 		}
 		return v, nil
 	}
-	defer os.Remove(bin)
+	defer os.Remove(bin.Path)
 	artifacts := filepath.Join(workdir, "artifacts")
 	defer os.RemoveAll(artifacts)
-	logPath := filepath.Join(workdir, "suite.log")
-	log, err := os.Create(logPath)
-	if err != nil {
-		return v, err
-	}
-	defer log.Close()
 	rctx, rcancel := context.WithTimeout(ctx, j.timeout)
 	defer rcancel()
-	run := exec.CommandContext(rctx, bin, j.testArgs(artifacts)...)
-	run.Dir = filepath.Join(j.root, filepath.FromSlash(j.pkg))
-	run.Stdout, run.Stderr = log, log
-	ownGroup(run)
-	run.WaitDelay = 5 * time.Second
-	start = time.Now()
-	runErr := run.Run()
-	v.Run = time.Since(start)
+	var sum output
+	var lines testbin.Lines
+	exit, runErr := bin.Run(rctx, j.testArgs(artifacts), func(event []byte) {
+		for _, l := range lines.Event(event) {
+			sum.read(l)
+		}
+	})
+	v.Run = exit.Elapsed
 	if ctx.Err() != nil {
 		return v, errInterrupted
 	}
-	if _, err := log.Seek(0, 0); err != nil {
-		return v, err
-	}
-	sum := scanOutput(log)
+	sum.read(lines.Rest())
+	failed := leaves(sum.failed)
 	var exitErr *exec.ExitError
 	switch {
 	case rctx.Err() != nil || sum.timedOut:
-		v.Status, v.By = Timeout, sum.failed
+		v.Status, v.By = Timeout, failed
 		v.Detail = fmt.Sprintf("still running after %v", j.timeout.Round(time.Second))
-	case runErr == nil && sum.noTests:
+	case runErr != nil:
+		v.Status, v.Detail = Errored, runErr.Error()
+	case exit.Err == nil && sum.noTests:
 		v.Status, v.Detail = Errored, "the test binary ran no tests (-test.run matches none)"
-	case runErr == nil:
+	case exit.Err == nil:
 		v.Status = Survived
-	case errors.As(runErr, &exitErr):
-		v.Status, v.By, v.Detail = Killed, sum.failed, sum.crash
+	case errors.As(exit.Err, &exitErr):
+		v.Status, v.By, v.Detail = Killed, failed, sum.crash
 		if len(v.By) == 0 && v.Detail == "" {
-			v.Detail = runErr.Error()
+			v.Detail = exit.Err.Error()
 		}
 	default:
-		v.Status, v.Detail = Errored, runErr.Error()
+		v.Status, v.Detail = Errored, exit.Err.Error()
 	}
 	return v, nil
 }
 
 // output is what a test binary's output says.
 type output struct {
-	failed   []string // leaf tests that failed, in order
+	failed   []string // tests that failed, in order, parents too (leaves keeps the leaves)
 	crash    string   // the first panic or fatal error line
 	timedOut bool     // the binary's own -test.timeout fired
 	noTests  bool
@@ -184,28 +180,20 @@ type output struct {
 
 var failLine = regexp.MustCompile(`^\s*--- FAIL: (\S+)`)
 
-func scanOutput(f *os.File) output {
-	var o output
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
-	var names []string
-	for sc.Scan() {
-		line := sc.Text()
-		if m := failLine.FindStringSubmatch(line); m != nil {
-			names = append(names, m[1])
-			continue
-		}
-		switch {
-		case strings.HasPrefix(line, "panic: test timed out after"):
-			o.timedOut = true
-		case o.crash == "" && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")):
-			o.crash = collapse(line)
-		case strings.HasPrefix(line, "testing: warning: no tests to run"):
-			o.noTests = true
-		}
+// read takes one line the binary printed.
+func (o *output) read(line string) {
+	if m := failLine.FindStringSubmatch(line); m != nil {
+		o.failed = append(o.failed, m[1])
+		return
 	}
-	o.failed = leaves(names)
-	return o
+	switch {
+	case strings.HasPrefix(line, "panic: test timed out after"):
+		o.timedOut = true
+	case o.crash == "" && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")):
+		o.crash = collapse(line)
+	case strings.HasPrefix(line, "testing: warning: no tests to run"):
+		o.noTests = true
+	}
 }
 
 // leaves drops every name that is the parent of another (a failed

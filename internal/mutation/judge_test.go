@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,16 +15,12 @@ func readFile(path string) (string, error) {
 
 func scan(t *testing.T, text string) output {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "log")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
+	var o output
+	for _, l := range strings.Split(text, "\n") {
+		o.read(l)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	return scanOutput(f)
+	o.failed = leaves(o.failed)
+	return o
 }
 
 // TestScanOutput: the failing leaves, in order; crashes; the binary's

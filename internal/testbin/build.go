@@ -25,6 +25,8 @@ type Build struct {
 	Out string
 	// Env is added to the go command's environment (GOWORK=off, ...).
 	Env []string
+	// Flags are more go test -c flags (-race, -overlay=FILE, -vet=off).
+	Flags []string
 }
 
 // Binary is a built test binary.
@@ -61,7 +63,8 @@ func Compile(ctx context.Context, b Build) (Binary, error) {
 	if b.Go == "" {
 		b.Go = "go"
 	}
-	if _, err := RunGo(ctx, b.Go, b.Dir, b.Env, "test", "-c", "-o", b.Out, b.Pkg); err != nil {
+	args := append(append([]string{"test", "-c"}, b.Flags...), "-o", b.Out, b.Pkg)
+	if _, err := RunGo(ctx, b.Go, b.Dir, b.Env, args...); err != nil {
 		return Binary{}, err
 	}
 	if _, err := os.Stat(b.Out); err != nil {

@@ -1,8 +1,9 @@
 // Package testbin runs work through go test, the one way allocsim does:
 // the conformance suite from the command line (conform run, replay and
 // sweep, through cmd/conform/internal/suiterun), the sync study's runs
-// (conform study sync's worker test) and the benchmarks that
-// internal/benchreport measures one per process.
+// (conform study sync's worker test), the benchmarks that
+// internal/benchreport measures one per process, and the mutants that
+// internal/mutation judges with the suite (go test -c -overlay).
 //
 // The protocol, in order:
 //
