@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -186,4 +187,16 @@ func FlagHelp(fs *flag.FlagSet, head, tail string) func(io.Writer) {
 		fs.SetOutput(io.Discard)
 		fmt.Fprint(w, tail)
 	}
+}
+
+// ParseShard parses --shard's "i/n", shard i of n with 1 ≤ i ≤ n (conform
+// run splits the properties, conform sweep the seeds).
+func ParseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, errors.New("want i/n with 1 ≤ i ≤ n (e.g. 1/4)")
+	}
+	return i, n, nil
 }

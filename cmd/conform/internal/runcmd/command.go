@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
@@ -167,21 +165,13 @@ func (o *options) plan() (suiterun.Plan, error) {
 	plan = suiterun.Plan{Targets: targets, Properties: o.properties, Checks: o.checks, Seed: o.seed,
 		Budget: o.budget, Parallel: o.parallel, AllocsimDir: o.allocsim}
 	if o.shard != "" {
-		i, n, ok := parseShard(o.shard)
-		if !ok {
-			return plan, cli.Usagef("--shard %q: want i/n with 1 ≤ i ≤ n", o.shard)
+		i, n, err := cli.ParseShard(o.shard)
+		if err != nil {
+			return plan, cli.Usagef("--shard %q: %w", o.shard, err)
 		}
 		plan.Shard, plan.Shards = i, n
 	}
 	return plan, nil
-}
-
-// parseShard parses "i/n".
-func parseShard(s string) (i, n int, ok bool) {
-	a, b, found := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	return i, n, found && err1 == nil && err2 == nil && n >= 1 && i >= 1 && i <= n
 }
 
 // execute runs plan and reports the outcome.

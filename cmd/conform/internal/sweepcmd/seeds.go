@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
 )
 
 // Range is the seeds From..To, both included (From ≤ To).
@@ -49,15 +51,10 @@ type Shard struct {
 
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
-// parseShard parses "i/n" with 1 ≤ i ≤ n.
+// parseShard parses "i/n" with 1 ≤ i ≤ n (cli.ParseShard).
 func parseShard(s string) (Shard, error) {
-	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return Shard{}, fmt.Errorf("want i/n with 1 ≤ i ≤ n (e.g. 1/4)")
-	}
-	return Shard{Index: i, Count: n}, nil
+	i, n, err := cli.ParseShard(s)
+	return Shard{Index: i, Count: n}, err
 }
 
 // shardRange is shard sh's contiguous slice of r: with N = r.Len(),
