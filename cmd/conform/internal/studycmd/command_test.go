@@ -19,7 +19,9 @@ import (
 )
 
 // inProcess runs the study's runs one after the other, each in a bubble
-// of t's (the test binary's own executor, without building one).
+// of t's (the test binary's own executor, without building one). A run's
+// Wall is a stand-in the seed decides (a microsecond per settled
+// instant), so that the report's cost section is the same bytes twice.
 func inProcess(t *testing.T) Executor {
 	return func(_ context.Context, job Job) ([]RunSummary, error) {
 		out := make([]RunSummary, len(job.Runs))
@@ -27,6 +29,7 @@ func inProcess(t *testing.T) Executor {
 		for i, spec := range job.Runs {
 			synctest.Test(t, func(*testing.T) {
 				s, err := RunOne(spec)
+				s.Wall = time.Duration(s.Steps) * time.Microsecond
 				out[i] = s
 				errs = append(errs, err)
 			})
@@ -127,11 +130,12 @@ func TestTinyStudy(t *testing.T) {
 	for _, want := range []string{
 		"conform study sync --grid 1x4,2x3 --seeds 2 --minutes 0.5 --rpc-latency 10ms --runner reference --baseline mutant/sync-no-priority --out out/sync.md",
 		"### 1 × 4", "### 2 × 3", "| `Node.UpdateAlloc` RPCs |", "![", "(sync/rpcs.svg)", "## Checks", "## Against Nomad's figures",
+		"## Cost of simulating a client", "(sync/cost-clients.svg)",
 	} {
 		must.StrContains(t, report, want)
 	}
 	charts := map[string]string{}
-	for _, name := range []string{"rpcs.svg", "log-entries.svg", "latency.svg"} {
+	for _, name := range []string{"rpcs.svg", "log-entries.svg", "latency.svg", "cost-allocs.svg", "cost-clients.svg"} {
 		charts[name] = read(t, filepath.Join("out", "sync", name))
 		wellFormed(t, name, charts[name])
 	}
@@ -187,5 +191,7 @@ func TestStudyEndToEnd(t *testing.T) {
 	must.StrContains(t, stderr, "study sync: 4/4 ")
 	must.StrContains(t, stdout, "holds: urgent ClientStatus changes")
 	must.StrContains(t, read(t, report), "### 2 × 2")
+	must.StrNotContains(t, read(t, report), "Not measured")
 	wellFormed(t, "latency.svg", read(t, filepath.Join(strings.TrimSuffix(report, ".md"), "latency.svg")))
+	wellFormed(t, "cost-clients.svg", read(t, filepath.Join(strings.TrimSuffix(report, ".md"), "cost-clients.svg")))
 }

@@ -17,7 +17,7 @@ import (
 // Defaults of the flags.
 const (
 	DefaultOut        = "reports/study-sync.md"
-	DefaultGrid       = "1x10,1x50,1x200,1x500,10x10,10x50,10x200,100x10,100x50"
+	DefaultGrid       = "1x10,1x50,1x200,1x500,10x10,10x50,10x200,100x10,100x50,1000x50,100x500"
 	DefaultSeeds      = 3
 	DefaultMinutes    = 5.0
 	DefaultRPCLatency = 10 * time.Millisecond

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,12 +66,12 @@ func (st study) markdown(self string) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# Sync study: prioritized client updates against sending on every tick\n\n")
-	w("Project issue 13. Written by `conform study sync` (the same command writes the same report):\n\n")
+	w("Project issue 13. Written by `conform study sync` (the same command writes the same report, but for the measured cost of the runs):\n\n")
 	w("```\n%s\n```\n\n", p.commandLine(self))
 	w("%d configurations × %d seeds × 2 runners: `%s` (prioritized sync, SYNC-3) and `%s`, each run %s of virtual time, every client RPC's request %s on the way (the server's reply returns at once, after its 50 ms commit window for `Node.UpdateAlloc`), no faults.\n\n",
 		len(st.cfgs), p.seeds, p.runner, p.baseline, fmtDur(p.duration), fmtDur(p.rpcLatency))
 	if p.defaultGrid {
-		w("The grid is the default one, chosen so that the study finishes in a few minutes on 2 CPUs: a client's cost grows faster than its allocs (each alloc pull carries all of its node's allocs), so 10 × 500 and 100 × 200 or more are left out; `--grid` runs them.\n\n")
+		w("The grid is the default one: up to 1,000 clients of 50 allocs and 100 clients of 500 allocs, the sizes a node simulator's users run (project issue 25).\n\n")
 	}
 	st.writeHeadline(&b)
 	w("## Checks\n\n")
@@ -79,6 +80,7 @@ func (st study) markdown(self string) string {
 	}
 	w("\n")
 	st.writeNomad(&b)
+	st.writeCost(&b)
 	writeWorkload(&b)
 	w("## Results per configuration\n\n")
 	w("Counts and rates are the median over the seeds, with the range in brackets; latencies are pooled over the seeds (whole milliseconds, rounded up; the maximum exact to the millisecond). RPCs are the calls the server accepted; a call is *urgent* when one of its allocs' ClientStatus differs from the one the client had acknowledged (SYNC-2), *typical-only* otherwise.\n\n")
@@ -136,6 +138,68 @@ func (st study) writeNomad(b *strings.Builder) {
 	fmt.Fprintf(b, "Here, in the largest configuration (%d × %d), prioritized sync wrote %s fewer client-update log entries and %s fewer log bytes (medians over seeds). ", last.cfg.Clients, last.cfg.Allocs, fmtPct(e), fmtPct(by))
 	fmt.Fprintf(b, "If client updates were %.0f %% of all Raft traffic, as Nomad reported, that would be %s of all entries and %s of all bytes. ", nomadClientShare*100, fmtPct(e*nomadClientShare), fmtPct(by*nomadClientShare))
 	b.WriteString("The comparison is loose: this server logs only client updates (no evaluations, plans, heartbeats or job writes), the workload is one model of a busy deployment, not Nomad's, and the share of urgent updates in it (ClientStatus changes, which both runners send on the next tick) decides how much there is to save. The figures are what this model gives; nothing was tuned toward Nomad's.\n\n")
+}
+
+// writeCost is what simulating a client cost, against clients and
+// allocs (RunSummary.Wall).
+func (st study) writeCost(b *strings.Builder) {
+	measured := false
+	for _, cs := range st.cfgs {
+		for _, r := range append(slices.Clone(cs.ref.runs), cs.base.runs...) {
+			measured = measured || r.Wall > 0
+		}
+	}
+	b.WriteString("## Cost of simulating a client\n\n")
+	if !measured {
+		b.WriteString("Not measured: no run's wall time was recorded.\n\n")
+		return
+	}
+	b.WriteString("What a run cost the machine that wrote this report: its wall time in the study's worker (runs execute `--parallel` at once in one process), per client and virtual minute, the median over the seeds. These are the only figures of the report that differ between two runs of the command; the simulator's own benchmarks (`reports/bench`: Clients100x50, Clients1000x50, Clients100x500) measure the same growth one run per process.\n\n")
+	fmt.Fprintf(b, "| clients × allocs | wall per run, %s | wall per run, %s | ms per client per virtual minute, %s | ms per client per virtual minute, %s |\n|---|---|---|---|---|\n",
+		st.p.runner, st.p.baseline, st.p.runner, st.p.baseline)
+	wall := func(r RunSummary) float64 { return r.Wall.Seconds() }
+	for _, cs := range st.cfgs {
+		fmt.Fprintf(b, "| %d × %d | %s | %s | %s | %s |\n", cs.cfg.Clients, cs.cfg.Allocs,
+			fmtSeconds(spreadOf(cs.ref.per(wall)).med), fmtSeconds(spreadOf(cs.base.per(wall)).med),
+			fmtRate(spreadOf(cs.ref.per(clientCost)).med), fmtRate(spreadOf(cs.base.per(clientCost)).med))
+	}
+	b.WriteString("\n")
+	cost := func(c config) float64 {
+		for _, cs := range st.cfgs {
+			if cs.cfg == c {
+				return spreadOf(cs.ref.per(clientCost)).med
+			}
+		}
+		return math.NaN()
+	}
+	if lo, hi, ok := st.span(func(c config) int { return c.Allocs }, func(c config) int { return c.Clients }); ok {
+		fmt.Fprintf(b, "From %d to %d clients of %d allocs, a client cost %s then %s ms per virtual minute (%s for %s clients). ",
+			lo.Clients, hi.Clients, lo.Allocs, fmtRate(cost(lo)), fmtRate(cost(hi)), fmtRatio(cost(hi)/cost(lo)), fmtRatio(float64(hi.Clients)/float64(lo.Clients)))
+	}
+	if lo, hi, ok := st.span(func(c config) int { return c.Clients }, func(c config) int { return c.Allocs }); ok {
+		fmt.Fprintf(b, "From %d to %d allocs per client, %d clients, a client cost %s then %s ms (%s for %s allocs).",
+			lo.Allocs, hi.Allocs, lo.Clients, fmtRate(cost(lo)), fmtRate(cost(hi)), fmtRatio(cost(hi)/cost(lo)), fmtRatio(float64(hi.Allocs)/float64(lo.Allocs)))
+	}
+	b.WriteString("\n\n")
+}
+
+// span finds, among the configurations that share fixed(c), the two
+// furthest apart in varied(c) (the largest ratio; ties: the larger
+// fixed value): the growth the cost table states.
+func (st study) span(fixed, varied func(config) int) (lo, hi config, ok bool) {
+	best := 1.0
+	for _, a := range st.cfgs {
+		for _, z := range st.cfgs {
+			if fixed(a.cfg) != fixed(z.cfg) || varied(z.cfg) <= varied(a.cfg) {
+				continue
+			}
+			r := float64(varied(z.cfg)) / float64(varied(a.cfg))
+			if r > best || r == best && ok && fixed(a.cfg) > fixed(lo) {
+				best, lo, hi, ok = r, a.cfg, z.cfg, true
+			}
+		}
+	}
+	return lo, hi, ok
 }
 
 // writeWorkload describes the churn (cluster.Churn's).
@@ -229,6 +293,27 @@ func fmtBytes(v float64) string {
 		return "-"
 	}
 	return strconv.FormatFloat(v/1e6, 'f', 2, 64) + " MB"
+}
+
+// fmtSeconds is a wall time in seconds as fmtDur prints it, to 0.1 s.
+func fmtSeconds(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return fmtDur(time.Duration(v * float64(time.Second)).Round(100 * time.Millisecond))
+}
+
+// fmtRatio is a growth factor: ×1.23, ×12.3, ×123.
+func fmtRatio(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case v >= 100:
+		return "×" + strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return "×" + strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return "×" + strconv.FormatFloat(v, 'f', 2, 64)
 }
 
 func fmtDur(d time.Duration) string {

@@ -95,6 +95,11 @@ var (
 	typicalRate = func(r RunSummary) float64 { return float64(r.Typical) / clientSeconds(r) }
 	urgentShare = func(r RunSummary) float64 { return share(r.Urgent, r.Calls) }
 	entryRate   = func(r RunSummary) float64 { return float64(r.LogEntries) / r.Spec.Duration.Seconds() }
+	// clientCost is the wall milliseconds a client cost per virtual
+	// minute (RunSummary.Wall).
+	clientCost = func(r RunSummary) float64 {
+		return r.Wall.Seconds() * 1000 / (float64(r.Spec.Clients) * r.Spec.Duration.Minutes())
+	}
 )
 
 func share(n, of int) float64 {

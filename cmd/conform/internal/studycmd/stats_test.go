@@ -2,6 +2,7 @@ package studycmd
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,4 +87,31 @@ func TestPlanRuns(t *testing.T) {
 	must.Eq(t, []config{{1, 10}, {2, 10}}, p.configs)
 	must.EqOp(t, 2, p.seeds)
 	must.EqOp(t, time.Minute, p.duration)
+}
+
+// TestCostGrowth: the cost section states the growth over the widest
+// span of clients (allocs fixed) and of allocs (clients fixed), from the
+// median wall time per client and virtual minute.
+func TestCostGrowth(t *testing.T) {
+	p := plan{runner: "ref", baseline: "base", configs: []config{{1, 50}, {10, 50}, {100, 50}, {10, 500}}}
+	var sums []RunSummary
+	for _, c := range p.configs {
+		for _, runner := range []string{"ref", "base"} {
+			// 2 ms per client and minute at 50 allocs, 10 at 500.
+			perClient := 2 * time.Millisecond * time.Duration(c.Allocs/50)
+			if c.Allocs == 500 {
+				perClient = 10 * time.Millisecond
+			}
+			sums = append(sums, RunSummary{Spec: RunSpec{Runner: runner, Clients: c.Clients, Allocs: c.Allocs, Seed: 1, Duration: time.Minute},
+				Wall: perClient * time.Duration(c.Clients)})
+		}
+	}
+	var b strings.Builder
+	aggregate(p, sums).writeCost(&b)
+	must.StrContains(t, b.String(), "| 100 × 50 | 200ms | 200ms | 2.00 | 2.00 |")
+	must.StrContains(t, b.String(), "From 1 to 100 clients of 50 allocs, a client cost 2.00 then 2.00 ms per virtual minute (×1.00 for ×100 clients).")
+	must.StrContains(t, b.String(), "From 50 to 500 allocs per client, 10 clients, a client cost 2.00 then 10.00 ms (×5.00 for ×10.0 allocs).")
+	var none strings.Builder
+	aggregate(p, nil).writeCost(&none)
+	must.StrContains(t, none.String(), "Not measured")
 }

@@ -36,16 +36,21 @@ The report (FILE, Markdown; charts as SVG in FILE without .md) has, per
 configuration and runner: Node.UpdateAlloc RPCs, server log entries and
 bytes (the client updates' "Raft traffic"), RPCs per client per second,
 and the latency from a ClientStatus change to the server receiving it
-(p50, p99, max, virtual time); the reduction against the baseline
+(p50, p99, max, virtual time); what a client cost to simulate (wall
+time per client and virtual minute, against clients and allocs: the
+one measured figure); the reduction against the baseline
 (min/median/max over seeds); and three computed checks: typical-only
 traffic at most 1 RPC per second per client (SYNC-5.2), urgent changes
 seen within one tick plus the RPC latency (SYNC-5.1), never more RPCs
-than the baseline on a seed. The same flags write the same report.
+than the baseline on a seed. The same flags write the same report, but
+for the measured cost.
 
 The runs execute in a test binary built from the allocsim source with
 go test -c (synctest bubbles exist only under testing, as for conform
 run); progress goes to stderr, the report's path and the headline to
-stdout. The default grid takes a few minutes on 2 CPUs.
+stdout. Most of the default grid's time goes to its two largest
+configurations, 1000x50 and 100x500; --grid without them, or --quick,
+takes minutes.
 
 Flags:
 `

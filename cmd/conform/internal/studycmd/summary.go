@@ -68,6 +68,10 @@ type RunSummary struct {
 	UrgentLatency Dist `json:"urgent_latency"`
 	OtherLatency  Dist `json:"other_latency"`
 	Unseen        int  `json:"unseen"`
+	// Wall is what the run cost the machine that ran it: the worker's
+	// real time around the run's bubble (zero where nobody measured). It
+	// is the one figure two runs of a spec do not share.
+	Wall time.Duration `json:"wall,omitempty"`
 }
 
 // RunOne runs spec and summarizes it. It must be called inside a

@@ -1,6 +1,7 @@
 package studycmd
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -24,11 +25,15 @@ func (st study) charts() []chartFile {
 		xLabel: "allocs per client", yLabel: "log entries per second", xLog: true, yLog: true, markers: true}
 	lat := chart{title: "Urgent ClientStatus changes: latency to the server (CDF, pooled over allocs and seeds)",
 		xLabel: "latency (ms)", yLabel: "share of changes", step: true}
+	costA := chart{title: "Cost of a client against its allocs: wall ms per client per virtual minute (median over seeds)",
+		xLabel: "allocs per client", yLabel: "wall ms per client per virtual minute", xLog: true, yLog: true, markers: true}
+	costC := chart{title: "Cost of a client against the clients: wall ms per client per virtual minute (median over seeds)",
+		xLabel: "clients", yLabel: "wall ms per client per virtual minute", xLog: true, yLog: true, markers: true}
 	for ci, n := range st.clientCounts() {
 		for k, runner := range []string{st.p.runner, st.p.baseline} {
 			name := fmt.Sprintf("%s, %d client%s", runner, n, plural(n))
 			s := series{name: name, color: palette[ci%len(palette)], dashed: k == 1}
-			r, l := s, s
+			r, l, c := s, s, s
 			var d Dist
 			for _, cs := range st.cfgs {
 				if cs.cfg.Clients != n {
@@ -41,21 +46,62 @@ func (st study) charts() []chartFile {
 				x := float64(cs.cfg.Allocs)
 				r.pts = append(r.pts, pt{x, spreadOf(f.per(rpcRate)).med})
 				l.pts = append(l.pts, pt{x, spreadOf(f.per(entryRate)).med})
+				if cost := spreadOf(f.per(clientCost)).med; cost > 0 {
+					c.pts = append(c.pts, pt{x, cost})
+				}
 				d.Merge(f.urgent)
 			}
 			rpc.series = append(rpc.series, r)
 			logs.series = append(logs.series, l)
+			if len(c.pts) > 0 {
+				costA.series = append(costA.series, c)
+			}
 			if d.Count > 0 {
 				s.pts = cdf(d)
 				lat.series = append(lat.series, s)
 			}
 		}
 	}
-	return []chartFile{
+	for ai, m := range st.allocCounts() {
+		for k, runner := range []string{st.p.runner, st.p.baseline} {
+			s := series{name: fmt.Sprintf("%s, %d allocs", runner, m), color: palette[ai%len(palette)], dashed: k == 1}
+			for _, cs := range st.cfgs {
+				f := cs.ref
+				if k == 1 {
+					f = cs.base
+				}
+				if cost := spreadOf(f.per(clientCost)).med; cs.cfg.Allocs == m && cost > 0 {
+					s.pts = append(s.pts, pt{float64(cs.cfg.Clients), cost})
+				}
+			}
+			if len(s.pts) > 0 {
+				slices.SortFunc(s.pts, func(a, b pt) int { return cmp.Compare(a.x, b.x) })
+				costC.series = append(costC.series, s)
+			}
+		}
+	}
+	out := []chartFile{
 		{file: "rpcs.svg", title: rpc.title, svg: rpc.render()},
 		{file: "log-entries.svg", title: logs.title, svg: logs.render()},
 		{file: "latency.svg", title: lat.title, svg: lat.render()},
 	}
+	if len(costA.series) > 0 {
+		out = append(out, chartFile{file: "cost-allocs.svg", title: costA.title, svg: costA.render()},
+			chartFile{file: "cost-clients.svg", title: costC.title, svg: costC.render()})
+	}
+	return out
+}
+
+// allocCounts are the grid's numbers of allocs per client, ascending.
+func (st study) allocCounts() []int {
+	var out []int
+	for _, cs := range st.cfgs {
+		if !slices.Contains(out, cs.cfg.Allocs) {
+			out = append(out, cs.cfg.Allocs)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // clientCounts are the grid's numbers of clients, ascending.

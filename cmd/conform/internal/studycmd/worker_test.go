@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 var (
@@ -48,7 +49,9 @@ func TestStudyWorker(t *testing.T) {
 			defer func() { <-slots }()
 			t.Run(strconv.Itoa(i), func(t *testing.T) {
 				var s RunSummary
+				start := time.Now()
 				synctest.Test(t, func(*testing.T) { s, _ = RunOne(spec) }) // a run's error is in s.Err
+				s.Wall = time.Since(start)
 				line, err := resultLine(i, s)
 				if err != nil {
 					t.Fatal(err)
