@@ -130,16 +130,12 @@ func (c *Client) tickBuffer() syncpolicy.TickResult {
 		if res, ok := c.updates.tickIdle(contacted); ok {
 			return res
 		}
-		live := c.runners.liveEntries()
-		ids := make([]string, len(live))
-		for i, e := range live {
-			ids[i] = e.id
-		}
-		pending, version := c.updates.snapshot(ids)
+		live := c.runners.liveSorted()
+		pending, version := c.updates.snapshot(live.ids)
 		classes := make(map[string]syncpolicy.Class, len(pending))
-		for _, e := range live { // alloc-ID order (DET-2)
-			if u, ok := pending[e.id]; ok {
-				classes[e.id] = syncpolicy.Class{Priority: e.ar.GetUpdatePriority(u), HasRunner: true}
+		for i, id := range live.ids { // alloc-ID order (DET-2)
+			if u, ok := pending[id]; ok {
+				classes[id] = syncpolicy.Class{Priority: live.ars[i].GetUpdatePriority(u), HasRunner: true}
 			}
 		}
 		in := syncpolicy.TickInput{ServersContacted: contacted, Classify: syncpolicy.ClassifyMap(classes)}
