@@ -107,13 +107,15 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 	}
 	c.updates.succeeded()
 	// Acknowledge outside every client lock, in alloc-ID order, each only
-	// to the runner that still holds the alloc (SYNC-3).
+	// to the runner that still holds the alloc (SYNC-3). Entries' allocs
+	// are fresh copies: each acknowledged state takes its alloc's fields
+	// over.
 	for _, e := range res.Batch.Entries() {
 		if !e.HasRunner {
 			continue
 		}
 		if ar, ok := c.runners.get(e.Alloc.ID); ok {
-			ar.AcknowledgeState(e.Alloc.ClientState())
+			ar.AcknowledgeState(e.Alloc.SharedClientState())
 		}
 	}
 	return syncpolicy.TickInterval, true
