@@ -137,7 +137,7 @@ func (ar *allocRunner) persistedAlloc() (a *structs.Allocation, unchanged bool) 
 	for i, name := range ar.taskNames {
 		versions[i] = ar.tasks[name].TaskStateVersion()
 	}
-	a = ar.Alloc()
+	a = ar.clientAlloc(ar.taskStates()) // never changed: the task runners' published states
 	*p = builtAlloc{server: server, override: override, versions: versions, alloc: a}
 	return a, false
 }

@@ -248,7 +248,7 @@ func (ar *allocRunner) setServerAlloc(a *structs.Allocation) {
 // Alloc implements interfaces.AllocRunner: a deep copy of the latest
 // server alloc with the client-side fields computed now.
 func (ar *allocRunner) Alloc() *structs.Allocation {
-	return ar.clientAlloc(ar.taskStates())
+	return ar.clientAlloc(ar.taskStatesCopy())
 }
 
 // GetAllocDir implements interfaces.AllocRunner.
