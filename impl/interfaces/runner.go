@@ -40,7 +40,8 @@ type AllocRunner interface {
 	// AcknowledgeState stores and persists the state the server acknowledged.
 	AcknowledgeState(s *structs.AllocState)
 	// GetUpdatePriority classifies an update against the acknowledged state
-	// (SYNC-2).
+	// (SYNC-2). The update is the client's buffered one, not a copy: read
+	// it, never keep or change it.
 	GetUpdatePriority(alloc *structs.Allocation) syncpolicy.Priority
 	SetClientStatus(status string)
 
