@@ -43,10 +43,12 @@ func (ar *allocRunner) Restore() error {
 	return errors.Join(errs...)
 }
 
+// setAcked keeps s, the runner's own (interfaces.AllocRunner's
+// AcknowledgeState): nothing changes it afterwards.
 func (ar *allocRunner) setAcked(s *structs.AllocState) {
 	ar.stateMu.Lock()
 	defer ar.stateMu.Unlock()
-	ar.acked = s.Copy()
+	ar.acked = s
 }
 
 // persistAlloc writes the alloc entry; failures are logged (STATE-2).

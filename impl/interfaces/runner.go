@@ -37,7 +37,10 @@ type AllocRunner interface {
 	// AllocState returns a copy of the computed client-side fields.
 	AllocState() *structs.AllocState
 	PersistState() error
-	// AcknowledgeState stores and persists the state the server acknowledged.
+	// AcknowledgeState stores and persists the state the server
+	// acknowledged. s becomes the runner's, which may keep it as is: the
+	// caller hands over a value of its own (a fresh copy, a decoded one)
+	// and neither changes it nor hands it out afterwards.
 	AcknowledgeState(s *structs.AllocState)
 	// GetUpdatePriority classifies an update against the acknowledged state
 	// (SYNC-2). The update is the client's buffered one, not a copy: read
