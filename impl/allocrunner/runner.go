@@ -194,7 +194,7 @@ func newAllocRunner(cfg *interfaces.Config, p Policies) (*allocRunner, error) {
 
 	for _, name := range ar.taskNames { // DET-2: rand sources in name order
 		trCfg := &taskrunner.Config{
-			Alloc:               alloc.Copy(),
+			Alloc:               alloc.CopySkipJob(), // the job is read only (taskrunner.Config)
 			Task:                tg.LookupTask(name).Copy(),
 			Logger:              logger.With("task", name),
 			Clock:               cfg.Clock,
