@@ -90,7 +90,8 @@ func (p *pendingUpdates) PutAllocation(alloc *structs.Allocation) error {
 func (p *pendingUpdates) snapshot(ids []string) (map[string]*structs.Allocation, uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := make(map[string]*structs.Allocation, len(ids))
+	// Sized for what the buffer holds (a few), not for every live runner.
+	out := make(map[string]*structs.Allocation, min(len(ids), p.buf.Len()))
 	for _, id := range ids {
 		if a, ok := p.buf.Peek(id); ok {
 			out[id] = a
