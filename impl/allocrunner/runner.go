@@ -138,7 +138,7 @@ func newAllocRunner(cfg *interfaces.Config, p Policies) (*allocRunner, error) {
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
 	}
-	alloc := cfg.Alloc.Copy()
+	alloc := cfg.Alloc.CopySkipJob() // the job is read only (interfaces.Config)
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)

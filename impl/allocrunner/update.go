@@ -75,7 +75,7 @@ func (ar *allocRunner) Update(alloc *structs.Allocation) {
 		return
 	default:
 	}
-	update := alloc.Copy()
+	update := alloc.CopySkipJob() // the job is read only (interfaces.Config)
 	if !ar.updates.push(update) {
 		ar.logger.Debug("dropped alloc update", "alloc_modify_index", alloc.AllocModifyIndex)
 		return

@@ -16,7 +16,8 @@ type AllocRunner interface {
 	Run()
 	// Restore loads the runner's persisted state (STATE-3); before Run.
 	Restore() error
-	// Update hands the runner a newer server alloc (AR-10).
+	// Update hands the runner a newer server alloc (AR-10), whose Job is
+	// shared and read only (Config.Alloc).
 	Update(alloc *structs.Allocation)
 	// Reconnect appends Reconnected to every task, copies the server's
 	// indexes, persists and pushes state.
