@@ -180,6 +180,7 @@ func (f *fakeTR) TaskState() *structs.TaskState {
 	defer f.mu.Unlock()
 	return f.state.Copy()
 }
+func (f *fakeTR) SharedTaskState() *structs.TaskState { return f.TaskState() }
 func (f *fakeTR) TaskStateVersion() uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -81,7 +81,7 @@ func (ar *allocRunner) killConcurrently(ctx context.Context, names []string) {
 func (ar *allocRunner) killTask(ctx context.Context, name string) {
 	tr := ar.tasks[name]
 	var ev *structs.TaskEvent
-	if st := tr.TaskState(); st == nil || st.State != structs.TaskStateDead {
+	if st := tr.SharedTaskState(); st == nil || st.State != structs.TaskStateDead {
 		ev = structs.NewTaskEvent(structs.TaskKilling, ar.clock.Now()).
 			SetKillTimeout(tr.Task().EffectiveKillTimeout(ar.clientConfig.MaxKillTimeout))
 	}

@@ -43,10 +43,12 @@ func (ar *allocRunner) Restore() error {
 	return errors.Join(errs...)
 }
 
+// setAcked keeps s, the runner's own (interfaces.AllocRunner's
+// AcknowledgeState): nothing changes it afterwards.
 func (ar *allocRunner) setAcked(s *structs.AllocState) {
 	ar.stateMu.Lock()
 	defer ar.stateMu.Unlock()
-	ar.acked = s.Copy()
+	ar.acked = s
 }
 
 // persistAlloc writes the alloc entry; failures are logged (STATE-2).
@@ -137,7 +139,7 @@ func (ar *allocRunner) persistedAlloc() (a *structs.Allocation, unchanged bool) 
 	for i, name := range ar.taskNames {
 		versions[i] = ar.tasks[name].TaskStateVersion()
 	}
-	a = ar.Alloc()
+	a = ar.clientAlloc(ar.taskStates()) // never changed: the task runners' published states
 	*p = builtAlloc{server: server, override: override, versions: versions, alloc: a}
 	return a, false
 }

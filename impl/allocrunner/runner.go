@@ -138,7 +138,7 @@ func newAllocRunner(cfg *interfaces.Config, p Policies) (*allocRunner, error) {
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
 	}
-	alloc := cfg.Alloc.Copy()
+	alloc := cfg.Alloc.CopySkipJob() // the job is read only (interfaces.Config)
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -194,7 +194,7 @@ func newAllocRunner(cfg *interfaces.Config, p Policies) (*allocRunner, error) {
 
 	for _, name := range ar.taskNames { // DET-2: rand sources in name order
 		trCfg := &taskrunner.Config{
-			Alloc:               alloc.Copy(),
+			Alloc:               alloc.CopySkipJob(), // the job is read only (taskrunner.Config)
 			Task:                tg.LookupTask(name).Copy(),
 			Logger:              logger.With("task", name),
 			Clock:               cfg.Clock,
@@ -248,7 +248,7 @@ func (ar *allocRunner) setServerAlloc(a *structs.Allocation) {
 // Alloc implements interfaces.AllocRunner: a deep copy of the latest
 // server alloc with the client-side fields computed now.
 func (ar *allocRunner) Alloc() *structs.Allocation {
-	return ar.clientAlloc(ar.taskStates())
+	return ar.clientAlloc(ar.taskStatesCopy())
 }
 
 // GetAllocDir implements interfaces.AllocRunner.

@@ -33,6 +33,9 @@ import (
 //  6. TaskStateVersion changes whenever what TaskState returns may have
 //     changed (PersistState reuses the alloc it built while no version
 //     moved).
+//  7. SharedTaskState is what TaskState returns, not copied: a value the
+//     task runner never changes once returned. The alloc runner only
+//     reads it, and copies it before handing it out (AllocState, Alloc).
 //
 // Lifecycle classification comes from the group's task definitions
 // (model/status), not from the task runners.
@@ -42,6 +45,7 @@ type TaskRunner interface {
 	WaitCh() <-chan struct{}
 	Task() *structs.Task
 	TaskState() *structs.TaskState
+	SharedTaskState() *structs.TaskState
 	TaskStateVersion() uint64
 	IsPoststopTask() bool
 	AppendEvent(ev *structs.TaskEvent)

@@ -64,7 +64,7 @@ func (ar *allocRunner) RestartTask(taskName string, ev *structs.TaskEvent) error
 // running task, concurrently.
 func (ar *allocRunner) RestartRunning(ev *structs.TaskEvent) error {
 	return ar.restartTasks(ev, func(name string) bool {
-		s := ar.tasks[name].TaskState()
+		s := ar.tasks[name].SharedTaskState()
 		return s != nil && s.State == structs.TaskStateRunning
 	})
 }
@@ -75,7 +75,7 @@ func (ar *allocRunner) RestartRunning(ev *structs.TaskEvent) error {
 func (ar *allocRunner) RestartAll(ev *structs.TaskEvent) error {
 	return ar.restartTasks(ev, func(name string) bool {
 		tr := ar.tasks[name]
-		s := tr.TaskState()
+		s := tr.SharedTaskState()
 		return !tr.IsPoststopTask() && s != nil && s.State != structs.TaskStatePending
 	})
 }

@@ -55,8 +55,23 @@ func (ar *allocRunner) push(a *structs.Allocation) {
 	ar.broadcaster.send(a)
 }
 
-// taskStates returns a copy of every task's state, by task name.
+// taskStates returns every task's published state (SharedTaskState), by
+// task name, in a map of the caller's: read the states, never change
+// them, and copy them before handing them out (taskStatesCopy). A pass
+// copied every task's state before: 6 % of the bytes
+// BenchmarkClients100x50 allocated.
 func (ar *allocRunner) taskStates() map[string]*structs.TaskState {
+	states := make(map[string]*structs.TaskState, len(ar.tasks))
+	for _, name := range ar.taskNames {
+		if s := ar.tasks[name].SharedTaskState(); s != nil {
+			states[name] = s
+		}
+	}
+	return states
+}
+
+// taskStatesCopy returns a copy of every task's state, by task name.
+func (ar *allocRunner) taskStatesCopy() map[string]*structs.TaskState {
 	states := make(map[string]*structs.TaskState, len(ar.tasks))
 	for _, name := range ar.taskNames {
 		if s := ar.tasks[name].TaskState(); s != nil {
@@ -81,7 +96,9 @@ var overrideDescriptions = map[string]string{
 // override winning; with no task states the server alloc's are kept. A
 // client-terminal alloc gives every task a FinishedAt: a task without one
 // gets the instant this runner first saw it terminal, kept for later
-// passes so the state stays stable. states is adopted, not copied.
+// passes so the state stays stable. The map states is adopted; the task
+// states in it are not changed: one that gets a FinishedAt is replaced by
+// a shallow copy (sharing its events) that has it.
 func (ar *allocRunner) clientState(states map[string]*structs.TaskState) *structs.AllocState {
 	server := ar.serverAlloc()
 	st, desc := ar.policy.ClientStatus(states)
@@ -104,14 +121,16 @@ func (ar *allocRunner) clientState(states map[string]*structs.TaskState) *struct
 				at = ar.clock.Now().UTC()
 				ar.finishedAt[name] = at
 			}
-			s.FinishedAt = at
+			stamped := *s
+			stamped.FinishedAt = at
+			states[name] = &stamped
 		}
 	}
 	return &structs.AllocState{ClientStatus: st, ClientDescription: desc, TaskStates: states}
 }
 
 // clientAlloc is a deep copy of the latest server alloc with the
-// client-side fields computed from states. The runner computes no
+// client-side fields computed from states (adopted as clientState does). The runner computes no
 // deployment or network status: both are nil.
 func (ar *allocRunner) clientAlloc(states map[string]*structs.TaskState) *structs.Allocation {
 	// The fields replaced below are not copied: a shallow copy of the
@@ -131,7 +150,7 @@ func (ar *allocRunner) clientAlloc(states map[string]*structs.TaskState) *struct
 // AllocState implements interfaces.AllocRunner: the client-side fields
 // computed now.
 func (ar *allocRunner) AllocState() *structs.AllocState {
-	return ar.clientState(ar.taskStates())
+	return ar.clientState(ar.taskStatesCopy())
 }
 
 // SetClientStatus implements interfaces.AllocRunner: status overrides the

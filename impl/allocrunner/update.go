@@ -75,13 +75,13 @@ func (ar *allocRunner) Update(alloc *structs.Allocation) {
 		return
 	default:
 	}
-	update := alloc.Copy()
+	update := alloc.CopySkipJob() // the job is read only (interfaces.Config)
 	if !ar.updates.push(update) {
 		ar.logger.Debug("dropped alloc update", "alloc_modify_index", alloc.AllocModifyIndex)
 		return
 	}
 	for _, name := range ar.taskNames {
-		ar.tasks[name].SetAlloc(update.Copy())
+		ar.tasks[name].SetAlloc(update.CopySkipJob()) // one job for all, read only
 	}
 }
 
@@ -111,7 +111,7 @@ func (ar *allocRunner) handleAllocUpdate(update *structs.Allocation) {
 		ar.runUpdateHooks(update)
 	}
 	for _, name := range ar.taskNames {
-		ar.tasks[name].Update(update.Copy())
+		ar.tasks[name].Update(update.CopySkipJob()) // one job for all, read only
 	}
 	if update.ServerTerminal() && !wasStopped {
 		ar.killTasks("alloc stopped by the server")

@@ -29,8 +29,13 @@ type runnerEntry struct {
 //     which get no runner, with the AllocModifyIndex they had: the pull
 //     fetches one again only once that index moves.
 type registry struct {
-	mu       sync.RWMutex
-	live     map[string]*runnerEntry
+	mu   sync.RWMutex
+	live map[string]*runnerEntry
+	// sorted is the live runners in alloc-ID order, built on demand and
+	// dropped (nil) whenever live gains or loses an entry: every sync
+	// tick reads it, and sorting the live entries each time was 5 % of
+	// BenchmarkClients100x50's CPU.
+	sorted   *liveRunners
 	retiring map[uint64]interfaces.AllocRunner
 	nextKey  uint64
 	failed   map[string]struct{}
@@ -71,6 +76,7 @@ func (r *registry) add(id string, ar interfaces.AllocRunner, modifyIndex uint64)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.live[id] = &runnerEntry{id: id, ar: ar, modifyIndex: modifyIndex}
+	r.sorted = nil
 }
 
 func (r *registry) setModifyIndex(id string, idx uint64) {
@@ -91,6 +97,7 @@ func (r *registry) retire(id string) (interfaces.AllocRunner, uint64, bool) {
 		return nil, 0, false
 	}
 	delete(r.live, id)
+	r.sorted = nil
 	key := r.addRetiringLocked(e.ar)
 	return e.ar, key, true
 }
@@ -190,6 +197,36 @@ func (r *registry) liveEntries() []runnerEntry {
 	}
 	slices.SortFunc(out, func(a, b runnerEntry) int { return cmp.Compare(a.id, b.id) })
 	return out
+}
+
+// liveRunners is the live runners sorted by alloc ID: ids[i] is ars[i]'s.
+// A registry hands out one value to every reader until live changes:
+// read it, never modify it.
+type liveRunners struct {
+	ids []string
+	ars []interfaces.AllocRunner
+}
+
+// liveSorted returns the live runners in alloc-ID order, shared (see
+// liveRunners).
+func (r *registry) liveSorted() *liveRunners {
+	r.mu.RLock()
+	s := r.sorted
+	r.mu.RUnlock()
+	if s != nil {
+		return s
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sorted == nil {
+		ids := slices.Sorted(maps.Keys(r.live))
+		ars := make([]interfaces.AllocRunner, len(ids))
+		for i, id := range ids {
+			ars[i] = r.live[id].ar
+		}
+		r.sorted = &liveRunners{ids: ids, ars: ars}
+	}
+	return r.sorted
 }
 
 // all returns the live entries sorted by alloc ID and the retiring

@@ -107,13 +107,15 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 	}
 	c.updates.succeeded()
 	// Acknowledge outside every client lock, in alloc-ID order, each only
-	// to the runner that still holds the alloc (SYNC-3).
+	// to the runner that still holds the alloc (SYNC-3). Entries' allocs
+	// are fresh copies: each acknowledged state takes its alloc's fields
+	// over.
 	for _, e := range res.Batch.Entries() {
 		if !e.HasRunner {
 			continue
 		}
 		if ar, ok := c.runners.get(e.Alloc.ID); ok {
-			ar.AcknowledgeState(e.Alloc.ClientState())
+			ar.AcknowledgeState(e.Alloc.SharedClientState())
 		}
 	}
 	return syncpolicy.TickInterval, true
@@ -130,16 +132,12 @@ func (c *Client) tickBuffer() syncpolicy.TickResult {
 		if res, ok := c.updates.tickIdle(contacted); ok {
 			return res
 		}
-		live := c.runners.liveEntries()
-		ids := make([]string, len(live))
-		for i, e := range live {
-			ids[i] = e.id
-		}
-		pending, version := c.updates.snapshot(ids)
+		live := c.runners.liveSorted()
+		pending, version := c.updates.snapshot(live.ids)
 		classes := make(map[string]syncpolicy.Class, len(pending))
-		for _, e := range live { // alloc-ID order (DET-2)
-			if u, ok := pending[e.id]; ok {
-				classes[e.id] = syncpolicy.Class{Priority: e.ar.GetUpdatePriority(u), HasRunner: true}
+		for i, id := range live.ids { // alloc-ID order (DET-2)
+			if u, ok := pending[id]; ok {
+				classes[id] = syncpolicy.Class{Priority: live.ars[i].GetUpdatePriority(u), HasRunner: true}
 			}
 		}
 		in := syncpolicy.TickInput{ServersContacted: contacted, Classify: syncpolicy.ClassifyMap(classes)}

@@ -83,13 +83,17 @@ func (p *pendingUpdates) PutAllocation(alloc *structs.Allocation) error {
 }
 
 // snapshot returns the buffered updates of the given alloc IDs that are
-// present, as copies, and the buffer version they belong to.
+// present, and the buffer version they belong to. The updates are the
+// buffer's own (Buffer.Peek), to be read only: each tick classified
+// copies of them before, 6 % of the bytes BenchmarkClients100x50
+// allocated.
 func (p *pendingUpdates) snapshot(ids []string) (map[string]*structs.Allocation, uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := make(map[string]*structs.Allocation, len(ids))
+	// Sized for what the buffer holds (a few), not for every live runner.
+	out := make(map[string]*structs.Allocation, min(len(ids), p.buf.Len()))
 	for _, id := range ids {
-		if a, ok := p.buf.Get(id); ok {
+		if a, ok := p.buf.Peek(id); ok {
 			out[id] = a
 		}
 	}

@@ -16,7 +16,9 @@ import (
 // injected: a runner reads time only from Clock and randomness only from
 // Rand (DET-1).
 type Config struct {
-	// Alloc is the server's alloc to run.
+	// Alloc is the server's alloc to run. Its Job is shared and read
+	// only (nobody changes a job once received): a runner may keep it
+	// without a copy, and must not change it (as AllocRunner.Update's).
 	Alloc *structs.Allocation
 	// Logger; nil means discard.
 	Logger *slog.Logger

@@ -16,7 +16,8 @@ type AllocRunner interface {
 	Run()
 	// Restore loads the runner's persisted state (STATE-3); before Run.
 	Restore() error
-	// Update hands the runner a newer server alloc (AR-10).
+	// Update hands the runner a newer server alloc (AR-10), whose Job is
+	// shared and read only (Config.Alloc).
 	Update(alloc *structs.Allocation)
 	// Reconnect appends Reconnected to every task, copies the server's
 	// indexes, persists and pushes state.
@@ -37,10 +38,14 @@ type AllocRunner interface {
 	// AllocState returns a copy of the computed client-side fields.
 	AllocState() *structs.AllocState
 	PersistState() error
-	// AcknowledgeState stores and persists the state the server acknowledged.
+	// AcknowledgeState stores and persists the state the server
+	// acknowledged. s becomes the runner's, which may keep it as is: the
+	// caller hands over a value of its own (a fresh copy, a decoded one)
+	// and neither changes it nor hands it out afterwards.
 	AcknowledgeState(s *structs.AllocState)
 	// GetUpdatePriority classifies an update against the acknowledged state
-	// (SYNC-2).
+	// (SYNC-2). The update is the client's buffered one, not a copy: read
+	// it, never keep or change it.
 	GetUpdatePriority(alloc *structs.Allocation) syncpolicy.Priority
 	SetClientStatus(status string)
 

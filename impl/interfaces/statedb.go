@@ -10,6 +10,9 @@ import (
 
 // StateDB is the client state DB of SPEC §10. Every method is safe for
 // concurrent use. The bucket layout and error values are those of impl/state.
+// A Put changes nothing of the value it is given, nor keeps it to change
+// later: the caller may go on reading it, or hand it to readers, as its
+// own (a task runner publishes the very task state it wrote).
 type StateDB interface {
 	// Name identifies the implementation in logs ("boltdb", "memdb").
 	Name() string

@@ -168,7 +168,7 @@ func decodeAlloc(e rawAlloc) (*structs.Allocation, error) {
 
 // PutAcknowledgedState implements StateDB.
 func (d *DB) PutAcknowledgedState(allocID string, s *structs.AllocState) error {
-	return d.put(allocID, "", KeyAcknowledgedState, s)
+	return d.putWith(allocID, "", KeyAcknowledgedState, func() ([]byte, error) { return encodeAllocState(s) })
 }
 
 // GetAcknowledgedState implements StateDB.
@@ -213,7 +213,7 @@ func (d *DB) PutTaskRunnerLocalState(allocID, taskName string, ls *interfaces.Lo
 
 // PutTaskState implements StateDB.
 func (d *DB) PutTaskState(allocID, taskName string, ts *structs.TaskState) error {
-	return d.put(allocID, taskName, KeyTaskState, ts)
+	return d.putWith(allocID, taskName, KeyTaskState, func() ([]byte, error) { return encodeTaskState(ts) })
 }
 
 // GetTaskRunnerState implements StateDB.

@@ -23,6 +23,10 @@ import (
 // UTC local zone); HookStats emits nothing; StateUpdated is not called;
 // a nil StartConditionMetCh or ServersContactedCh counts as closed;
 // Policies are model/'s.
+//
+// The task runner only reads Alloc's job (and so the task definitions
+// SetAlloc and Update take from it): an alloc runner hands all its task
+// runners one job, its own.
 type Config struct {
 	Alloc         *structs.Allocation
 	Task          *structs.Task

@@ -52,11 +52,14 @@ func (tr *TaskRunner) changeStateLocked(fn func(ts *structs.TaskState)) {
 	fn(tr.state)
 	cp := tr.state.Copy()
 	tr.stateMu.Unlock()
+	// One copy is both written and published: the state DB changes
+	// nothing it is given (interfaces.StateDB), and only a change under
+	// taskStateMu, held here, moves tr.state.
 	if err := tr.cfg.StateDB.PutTaskState(tr.allocID, tr.taskName, cp); err != nil {
 		tr.logger.Error("failed to persist task state", "error", err)
 	}
 	tr.stateMu.Lock()
-	tr.publishLocked(tr.state.Copy())
+	tr.publishLocked(cp)
 	tr.stateMu.Unlock()
 }
 

@@ -156,6 +156,16 @@ func (tr *TaskRunner) TaskState() *structs.TaskState {
 	return tr.published.Copy()
 }
 
+// SharedTaskState is TaskState without the copy: the published state
+// itself, which the task runner never changes afterwards (a change
+// publishes a new one). The caller reads it and must not change it; what
+// it hands on to others it copies.
+func (tr *TaskRunner) SharedTaskState() *structs.TaskState {
+	tr.stateMu.Lock()
+	defer tr.stateMu.Unlock()
+	return tr.published
+}
+
 // TaskStateVersion returns a number that changes whenever what TaskState
 // returns may have changed: two equal versions of one runner mean equal
 // task states, so a caller holding the state of a version need not copy

@@ -173,6 +173,20 @@ func (a *Allocation) ClientState() *AllocState {
 	}
 }
 
+// SharedClientState returns the client-computed fields of an alloc
+// without copying them: the state shares a's task states and statuses.
+// For an alloc its caller owns and hands over (a fresh copy it reads no
+// further); ClientState is the copy.
+func (a *Allocation) SharedClientState() *AllocState {
+	return &AllocState{
+		ClientStatus:      a.ClientStatus,
+		ClientDescription: a.ClientDescription,
+		TaskStates:        a.TaskStates,
+		DeploymentStatus:  a.DeploymentStatus,
+		NetworkStatus:     a.NetworkStatus,
+	}
+}
+
 // AllocState is the client-computed part of an alloc (AR-1 AllocState) and
 // the acknowledged state that sync priority compares against (SYNC-2).
 type AllocState struct {

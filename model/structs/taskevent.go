@@ -219,14 +219,20 @@ func (e *TaskEvent) Copy() *TaskEvent {
 	if e == nil {
 		return nil
 	}
-	out := *e
+	out := new(TaskEvent)
+	e.copyTo(out)
+	return out
+}
+
+// copyTo makes *out a deep copy of e.
+func (e *TaskEvent) copyTo(out *TaskEvent) {
+	*out = *e
 	if e.Details != nil {
 		out.Details = make(map[string]string, len(e.Details))
 		for k, v := range e.Details {
 			out.Details[k] = v
 		}
 	}
-	return &out
 }
 
 // PopulateDisplayMessage keeps an explicit DisplayMessage and otherwise

@@ -65,7 +65,9 @@ func (s *TaskState) SetState(state string, at time.Time) {
 // Successful reports whether the task finished dead and not failed.
 func (s *TaskState) Successful() bool { return s.State == TaskStateDead && !s.Failed }
 
-// Copy returns a deep copy.
+// Copy returns a deep copy. The copied events are allocated together,
+// in one array (task states are copied often: one allocation instead of
+// one an event).
 func (s *TaskState) Copy() *TaskState {
 	if s == nil {
 		return nil
@@ -73,8 +75,12 @@ func (s *TaskState) Copy() *TaskState {
 	out := *s
 	if s.Events != nil {
 		out.Events = make([]*TaskEvent, len(s.Events))
+		events := make([]TaskEvent, len(s.Events))
 		for i, e := range s.Events {
-			out.Events[i] = e.Copy()
+			if e != nil {
+				e.copyTo(&events[i])
+				out.Events[i] = &events[i]
+			}
 		}
 	}
 	return &out

@@ -154,6 +154,15 @@ func (b *Buffer) Get(allocID string) (*structs.Allocation, bool) {
 	return p.alloc.Stripped(), true
 }
 
+// Peek returns the buffered update for allocID itself, not a copy. The
+// buffer never changes an update it holds (Add replaces it, Tick and
+// Failed move it), so it may be read after the caller's lock is released;
+// nothing may change it.
+func (b *Buffer) Peek(allocID string) (*structs.Allocation, bool) {
+	p, ok := b.entries[allocID]
+	return p.alloc, ok
+}
+
 // Tick applies one SYNC-3 tick:
 //
 //  1. n++;

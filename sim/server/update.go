@@ -57,6 +57,9 @@ type pendingUpdate struct {
 // UpdateAlloc is Node.UpdateAlloc (SYNC-4; see the package doc). It
 // returns once the request's batch committed, or with the caller's
 // context error if the caller went away first (the update still commits).
+// The server keeps args' allocs' client state (task states, deployment
+// and network status) as its own: the caller hands args over and must
+// not change them afterwards, as the transport's copy never is.
 func (s *Server) UpdateAlloc(ctx context.Context, args *structs.AllocUpdateRequest, reply *structs.GenericResponse) error {
 	s.mu.Lock()
 	in := syncpolicy.UpdateAllocRequest{Allocs: len(args.Alloc), EvalsSet: len(args.Evals) > 0}
@@ -110,8 +113,11 @@ func (s *Server) commit() {
 	idx := s.index
 	now := s.cfg.Clock.Now()
 	size := 0
-	if b, err := json.Marshal(all); err == nil {
-		size = len(b)
+	// json.Marshal's bytes, counted without keeping them: an Encoder
+	// writes them plus a newline from its pooled buffer.
+	var w countingWriter
+	if err := json.NewEncoder(&w).Encode(all); err == nil {
+		size = int(w) - 1
 	}
 	s.stats.LogEntries++
 	s.stats.LogBytes += size
@@ -134,13 +140,17 @@ func (s *Server) commit() {
 			stored = s.edit(stored)
 			stored.ClientStatus = u.ClientStatus
 			stored.ClientDescription = u.ClientDescription
-			stored.TaskStates = u.ClientState().TaskStates
-			stored.DeploymentStatus = u.DeploymentStatus.Copy()
-			stored.NetworkStatus = u.NetworkStatus.Copy()
+			// The update is the server's own (UpdateAlloc), and what it
+			// stores is never changed in place: the stored alloc and
+			// the history share the update's client state.
+			state := u.SharedClientState()
+			stored.TaskStates = state.TaskStates
+			stored.DeploymentStatus = state.DeploymentStatus
+			stored.NetworkStatus = state.NetworkStatus
 			stored.ModifyIndex = idx
 			stored.ModifyTime = u.ModifyTime
 			s.history[u.ID] = append(s.history[u.ID], Received{
-				At: p.received, CommittedAt: now, Index: idx, State: u.ClientState(),
+				At: p.received, CommittedAt: now, Index: idx, State: state,
 			})
 			ids = append(ids, u.ID)
 			if trigger := evalTrigger(stored, wasTerminal); trigger != "" {
@@ -164,6 +174,14 @@ func (s *Server) commit() {
 		p.index = idx
 		close(p.done)
 	}
+}
+
+// countingWriter counts the bytes written to it.
+type countingWriter int
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	*w += countingWriter(len(p))
+	return len(p), nil
 }
 
 // recordClientEval records a SYNC-4 eval for the API (EvalRecords), with

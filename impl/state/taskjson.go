@@ -1,0 +1,236 @@
+package state
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/allocsim/allocsim/model/structs"
+)
+
+// encodeTaskState and encodeAllocState return json.Marshal's bytes for a
+// task state and an acknowledged state, written field by field instead of
+// by reflection: a client writes one at every task state change and every
+// acknowledgement, and encoding/json's reflective encoding of their events
+// (sorting each Details map's keys) was most of the state DB's CPU in
+// BenchmarkClients100x50. Whatever the hand encoder does not write exactly
+// as encoding/json would (a string with a character JSON escapes, a time
+// MarshalJSON rejects) sends the whole value to json.Marshal, so the bytes
+// are json.Marshal's in every case (TestHandEncodingIsMarshal).
+func encodeTaskState(ts *structs.TaskState) ([]byte, error) {
+	if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendTaskState(b, ts) }); ok {
+		return b, nil
+	}
+	return json.Marshal(ts)
+}
+
+func encodeAllocState(s *structs.AllocState) ([]byte, error) {
+	if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendAllocState(b, s) }); ok {
+		return b, nil
+	}
+	return json.Marshal(s)
+}
+
+// encodeBufs holds the buffers hand encodings are written in; the bytes
+// returned are a copy of exactly the encoding's length, as json.Marshal's
+// are (the store keeps them).
+var encodeBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledBuf caps the buffers kept for reuse.
+const maxPooledBuf = 64 << 10
+
+func encodeHand(write func([]byte) ([]byte, bool)) ([]byte, bool) {
+	buf := encodeBufs.Get().(*[]byte)
+	b, ok := write((*buf)[:0])
+	var out []byte
+	if ok {
+		out = append([]byte(nil), b...)
+	}
+	if cap(b) <= maxPooledBuf {
+		*buf = b
+		encodeBufs.Put(buf)
+	}
+	return out, ok
+}
+
+func appendAllocState(b []byte, s *structs.AllocState) ([]byte, bool) {
+	if s == nil {
+		return append(b, "null"...), true
+	}
+	ok := true
+	b = append(b, `{"ClientStatus":`...)
+	b, ok = appendPlainString(b, s.ClientStatus, ok)
+	b = append(b, `,"ClientDescription":`...)
+	b, ok = appendPlainString(b, s.ClientDescription, ok)
+	b = append(b, `,"TaskStates":`...)
+	if s.TaskStates == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '{')
+		names := make([]string, 0, len(s.TaskStates))
+		for name := range s.TaskStates {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for i, name := range names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b, ok = appendPlainString(b, name, ok)
+			b = append(b, ':')
+			var tsOK bool
+			b, tsOK = appendTaskState(b, s.TaskStates[name])
+			ok = ok && tsOK
+		}
+		b = append(b, '}')
+	}
+	if !ok {
+		return b, false
+	}
+	// Rare and small: encoding/json's own bytes.
+	for _, f := range []struct {
+		key string
+		v   any
+	}{{`,"DeploymentStatus":`, s.DeploymentStatus}, {`,"NetworkStatus":`, s.NetworkStatus}} {
+		enc, err := json.Marshal(f.v)
+		if err != nil {
+			return b, false
+		}
+		b = append(append(b, f.key...), enc...)
+	}
+	return append(b, '}'), true
+}
+
+func appendTaskState(b []byte, ts *structs.TaskState) ([]byte, bool) {
+	if ts == nil {
+		return append(b, "null"...), true
+	}
+	ok := true
+	b = append(b, `{"State":`...)
+	b, ok = appendPlainString(b, ts.State, ok)
+	b = append(b, `,"Failed":`...)
+	b = strconv.AppendBool(b, ts.Failed)
+	b = append(b, `,"Restarts":`...)
+	b = strconv.AppendUint(b, ts.Restarts, 10)
+	b = append(b, `,"LastRestart":`...)
+	b, ok = appendTime(b, ts.LastRestart, ok)
+	b = append(b, `,"StartedAt":`...)
+	b, ok = appendTime(b, ts.StartedAt, ok)
+	b = append(b, `,"FinishedAt":`...)
+	b, ok = appendTime(b, ts.FinishedAt, ok)
+	b = append(b, `,"Events":`...)
+	if ts.Events == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range ts.Events {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b, ok = appendTaskEvent(b, e, ok)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"Paused":`...)
+	b, ok = appendPlainString(b, string(ts.Paused), ok)
+	return append(b, '}'), ok
+}
+
+func appendTaskEvent(b []byte, e *structs.TaskEvent, ok bool) ([]byte, bool) {
+	if e == nil {
+		return append(b, "null"...), ok
+	}
+	b = append(b, `{"Type":`...)
+	b, ok = appendPlainString(b, e.Type, ok)
+	b = append(b, `,"Time":`...)
+	b = strconv.AppendInt(b, e.Time, 10)
+	b = append(b, `,"Message":`...)
+	b, ok = appendPlainString(b, e.Message, ok)
+	b = append(b, `,"DisplayMessage":`...)
+	b, ok = appendPlainString(b, e.DisplayMessage, ok)
+	b = append(b, `,"Details":`...)
+	b, ok = appendStringMap(b, e.Details, ok)
+	b = append(b, `,"FailsTask":`...)
+	b = strconv.AppendBool(b, e.FailsTask)
+	b = append(b, `,"RestartReason":`...)
+	b, ok = appendPlainString(b, e.RestartReason, ok)
+	b = append(b, `,"SetupError":`...)
+	b, ok = appendPlainString(b, e.SetupError, ok)
+	b = append(b, `,"DriverError":`...)
+	b, ok = appendPlainString(b, e.DriverError, ok)
+	b = append(b, `,"ExitCode":`...)
+	b = strconv.AppendInt(b, int64(e.ExitCode), 10)
+	b = append(b, `,"Signal":`...)
+	b = strconv.AppendInt(b, int64(e.Signal), 10)
+	b = append(b, `,"KillReason":`...)
+	b, ok = appendPlainString(b, e.KillReason, ok)
+	b = append(b, `,"KillTimeout":`...)
+	b = strconv.AppendInt(b, int64(e.KillTimeout), 10)
+	b = append(b, `,"KillError":`...)
+	b, ok = appendPlainString(b, e.KillError, ok)
+	b = append(b, `,"StartDelay":`...)
+	b = strconv.AppendInt(b, e.StartDelay, 10)
+	b = append(b, `,"FailedSibling":`...)
+	b, ok = appendPlainString(b, e.FailedSibling, ok)
+	b = append(b, `,"TaskSignal":`...)
+	b, ok = appendPlainString(b, e.TaskSignal, ok)
+	b = append(b, `,"TaskSignalReason":`...)
+	b, ok = appendPlainString(b, e.TaskSignalReason, ok)
+	b = append(b, `,"ValidationError":`...)
+	b, ok = appendPlainString(b, e.ValidationError, ok)
+	return append(b, '}'), ok
+}
+
+// appendStringMap writes m with its keys sorted, as encoding/json does.
+func appendStringMap(b []byte, m map[string]string, ok bool) ([]byte, bool) {
+	if m == nil {
+		return append(b, "null"...), ok
+	}
+	b = append(b, '{')
+	var inline [8]string
+	keys := inline[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b, ok = appendPlainString(b, k, ok)
+		b = append(b, ':')
+		b, ok = appendPlainString(b, m[k], ok)
+	}
+	return append(b, '}'), ok
+}
+
+// appendPlainString writes s quoted when encoding/json writes it as is:
+// printable ASCII without `"`, `\` and the HTML characters `<`, `>`, `&`
+// it escapes. Any other string clears ok (the caller falls back to
+// json.Marshal); once ok is false nothing is checked any more.
+func appendPlainString(b []byte, s string, ok bool) ([]byte, bool) {
+	if ok {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				ok = false
+				break
+			}
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"'), ok
+}
+
+// appendTime writes t as its MarshalJSON does (RFC 3339 with nanoseconds,
+// quoted); a time MarshalJSON rejects clears ok.
+func appendTime(b []byte, t time.Time, ok bool) ([]byte, bool) {
+	b = append(b, '"')
+	b, err := t.AppendText(b)
+	if err != nil {
+		ok = false
+	}
+	return append(b, '"'), ok
+}

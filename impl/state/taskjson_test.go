@@ -1,0 +1,124 @@
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/allocsim/allocsim/model/structs"
+)
+
+// genJSONText draws strings of every kind the hand encoder must tell
+// apart: plain ASCII (written by hand), and ones with characters JSON
+// escapes, HTML characters, non-ASCII and invalid UTF-8 (json.Marshal's).
+func genJSONText(plain bool) *rapid.Generator[string] {
+	if plain {
+		return rapid.StringMatching(`[ !#-%'-;=?-\[\]-~]{0,12}`)
+	}
+	return rapid.OneOf(
+		rapid.StringMatching(`[ -~]{0,12}`),
+		rapid.StringMatching(`[a-z ]{0,8}`),
+		rapid.String(),
+		rapid.Custom(func(t *rapid.T) string { return string(rapid.SliceOfN(rapid.Byte(), 0, 8).Draw(t, "bytes")) }),
+		rapid.SampledFrom([]string{"", "<b>", "a&b", `"q"`, `\`, "\u2028", "\x7f", "é", "\xff", "\t\n"}),
+	)
+}
+
+// genJSONTime draws zero, UTC, zoned and out-of-range times (MarshalJSON
+// rejects years past 9999).
+func genJSONTime() *rapid.Generator[time.Time] {
+	zones := []*time.Location{time.UTC, time.FixedZone("x", 3600), time.FixedZone("odd", -(5*3600 + 30*60 + 17))}
+	return rapid.OneOf(
+		rapid.Just(time.Time{}),
+		rapid.Custom(func(t *rapid.T) time.Time {
+			at := time.Unix(0, rapid.Int64().Draw(t, "ns"))
+			return at.In(rapid.SampledFrom(zones).Draw(t, "zone"))
+		}),
+		rapid.Just(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)),
+	)
+}
+
+func genJSONEvent(plain bool) *rapid.Generator[*structs.TaskEvent] {
+	return rapid.OneOf(rapid.Just[*structs.TaskEvent](nil), rapid.Custom(func(t *rapid.T) *structs.TaskEvent {
+		s := func(label string) string { return genJSONText(plain).Draw(t, label) }
+		return &structs.TaskEvent{
+			Type: s("type"), Time: rapid.Int64().Draw(t, "time"), Message: s("message"), DisplayMessage: s("display"),
+			Details: rapid.OneOf(rapid.Just[map[string]string](nil),
+				rapid.MapOfN(genJSONText(plain), genJSONText(plain), 0, 10)).Draw(t, "details"),
+			FailsTask: rapid.Bool().Draw(t, "fails"), RestartReason: s("restart"), SetupError: s("setup"),
+			DriverError: s("driver"), ExitCode: rapid.Int().Draw(t, "exit"), Signal: rapid.Int().Draw(t, "signal"),
+			KillReason: s("kill"), KillTimeout: time.Duration(rapid.Int64().Draw(t, "kill_timeout")),
+			KillError: s("kill_error"), StartDelay: rapid.Int64().Draw(t, "delay"), FailedSibling: s("sibling"),
+			TaskSignal: s("signal_name"), TaskSignalReason: s("signal_reason"), ValidationError: s("validation"),
+		}
+	}))
+}
+
+func genJSONTaskState(plain bool) *rapid.Generator[*structs.TaskState] {
+	return rapid.OneOf(rapid.Just[*structs.TaskState](nil), rapid.Custom(func(t *rapid.T) *structs.TaskState {
+		return &structs.TaskState{
+			State: genJSONText(plain).Draw(t, "state"), Failed: rapid.Bool().Draw(t, "failed"),
+			Restarts: rapid.Uint64().Draw(t, "restarts"), LastRestart: genJSONTime().Draw(t, "last"),
+			StartedAt: genJSONTime().Draw(t, "started"), FinishedAt: genJSONTime().Draw(t, "finished"),
+			Events: rapid.OneOf(rapid.Just[[]*structs.TaskEvent](nil),
+				rapid.SliceOfN(genJSONEvent(plain), 0, 4)).Draw(t, "events"),
+			Paused: structs.TaskScheduleState(genJSONText(plain).Draw(t, "paused")),
+		}
+	}))
+}
+
+func genJSONAllocState(plain bool) *rapid.Generator[*structs.AllocState] {
+	return rapid.OneOf(rapid.Just[*structs.AllocState](nil), rapid.Custom(func(t *rapid.T) *structs.AllocState {
+		s := &structs.AllocState{
+			ClientStatus: genJSONText(plain).Draw(t, "status"), ClientDescription: genJSONText(plain).Draw(t, "desc"),
+			TaskStates: rapid.OneOf(rapid.Just[map[string]*structs.TaskState](nil),
+				rapid.MapOfN(genJSONText(plain), genJSONTaskState(plain), 0, 3)).Draw(t, "states"),
+		}
+		if rapid.Bool().Draw(t, "deploy") {
+			healthy := rapid.Bool().Draw(t, "healthy")
+			s.DeploymentStatus = &structs.AllocDeploymentStatus{Healthy: &healthy, Timestamp: genJSONTime().Draw(t, "at"),
+				Canary: rapid.Bool().Draw(t, "canary"), ModifyIndex: rapid.Uint64().Draw(t, "index")}
+		}
+		if rapid.Bool().Draw(t, "network") {
+			s.NetworkStatus = &structs.AllocNetworkStatus{InterfaceName: genJSONText(plain).Draw(t, "iface"), Address: genJSONText(plain).Draw(t, "addr")}
+		}
+		return s
+	}))
+}
+
+// TestHandEncodingIsMarshal: the hand encoders of the task and
+// acknowledged states give json.Marshal's bytes, or its error, for every
+// value.
+func TestHandEncodingIsMarshal(t *testing.T) {
+	same := func(t *rapid.T, got []byte, gotErr error, v any) {
+		want, wantErr := json.Marshal(v)
+		if (gotErr == nil) != (wantErr == nil) || string(got) != string(want) {
+			t.Fatalf("hand encoding:\n got %s (%v)\nwant %s (%v)", got, gotErr, want, wantErr)
+		}
+	}
+	for _, plain := range []bool{true, false} {
+		t.Run(fmt.Sprintf("task state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
+			ts := genJSONTaskState(plain).Draw(t, "ts")
+			got, err := encodeTaskState(ts)
+			same(t, got, err, ts)
+		}))
+		t.Run(fmt.Sprintf("alloc state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
+			s := genJSONAllocState(plain).Draw(t, "s")
+			got, err := encodeAllocState(s)
+			same(t, got, err, s)
+		}))
+	}
+	t.Run("plain values take the hand path", func(t *testing.T) {
+		ev := structs.NewTaskEvent(structs.TaskStarted, time.Unix(1, 2)).SetMessage("started ok")
+		ts := &structs.TaskState{State: structs.TaskStateRunning, StartedAt: time.Unix(5, 0).UTC(), Events: []*structs.TaskEvent{ev, nil}}
+		if _, ok := appendTaskState(nil, ts); !ok {
+			t.Fatal("a plain task state fell back to json.Marshal")
+		}
+		if _, ok := appendAllocState(nil, &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}); !ok {
+			t.Fatal("a plain alloc state fell back to json.Marshal")
+		}
+	})
+}
