@@ -3,6 +3,7 @@ package suiterun
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/runners"
@@ -15,17 +16,27 @@ const maxSplit = 8
 
 // split is how many test processes check target t at once when the
 // plan has fewer targets than Parallel: the suite's properties are
-// independent (each draws its own seeds), so a lone runner split into
-// shards of its properties (-allocsim.shard) runs on every CPU the plan
-// allows instead of one, and its results are the same. Only a whole
-// full-profile suite is split, so that every part holds properties of
-// the profile; a plan that shards already is not split again.
+// independent (each draws its own seeds and checks them in order), so a
+// lone runner split into shards of its properties (-allocsim.shard) runs
+// on every CPU the plan allows instead of one, and its results are the
+// same. Only a full-profile suite is split, whole or a list of property
+// IDs (not SPEC IDs, whose count is unknown here), into no more parts
+// than it has properties, so that every part holds properties of the
+// profile; a plan that shards already is not split again.
 func (p Plan) split(t Target) int {
-	if p.Shards > 0 || len(p.Properties) > 0 || len(t.Specs) > 0 ||
-		(t.Profile != "" && t.Profile != runners.ProfileFull) {
+	if p.Shards > 0 || len(t.Specs) > 0 || (t.Profile != "" && t.Profile != runners.ProfileFull) {
 		return 1
 	}
-	return min(p.Parallel/max(len(p.Targets), 1), maxSplit)
+	n := min(p.Parallel/max(len(p.Targets), 1), maxSplit)
+	if len(p.Properties) > 0 {
+		for _, id := range p.Properties {
+			if !strings.Contains(id, "/") {
+				return 1
+			}
+		}
+		n = min(n, len(p.Properties))
+	}
+	return max(n, 1)
 }
 
 // checkSplit checks target t in p.split(t) processes at once, each a

@@ -111,14 +111,19 @@ func TestPackageLinksClockFork(t *testing.T) {
 	must.StrContains(t, string(gomod), "replace "+vclock.ClockModule+" => "+filepath.Join(root, filepath.FromSlash(vclock.ForkDir)))
 }
 
-// TestSplit: only a lone runner's whole full-profile suite is split,
-// into at most Parallel/targets processes.
+// TestSplit: only a lone runner's full-profile suite, whole or a list
+// of property IDs, is split, into at most Parallel/targets processes and
+// no more than it has properties.
 func TestSplit(t *testing.T) {
 	one := []Target{{Name: "reference", Profile: "full"}}
 	must.Eq(t, 2, Plan{Targets: one, Parallel: 2}.split(one[0]))
 	must.Eq(t, maxSplit, Plan{Targets: one, Parallel: 64}.split(one[0]))
 	must.Eq(t, 1, Plan{Targets: append(one, Target{Name: "minimal"}), Parallel: 2}.split(one[0]))
 	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5"}}.split(one[0]))
+	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5/a", "SYNC-5"}}.split(one[0]))
+	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5/a"}}.split(one[0]))
+	must.Eq(t, 2, Plan{Targets: one, Parallel: 4, Properties: []string{"SCHED-5/a", "SYNC-5/b"}}.split(one[0]))
+	must.Eq(t, 1, Plan{Targets: one, Parallel: 1}.split(one[0]))
 	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Shard: 1, Shards: 2}.split(one[0]))
 	must.Eq(t, 1, Plan{Targets: one, Parallel: 2}.split(Target{Name: "mutant/x", Profile: "full", Specs: []string{"SCHED-5"}}))
 	must.Eq(t, 1, Plan{Targets: one, Parallel: 2}.split(Target{Name: "minimal", Profile: "client-communication"}))
