@@ -32,19 +32,21 @@ func isClientRejection(err string) bool {
 // the client's updates, once at Close: how many of its Node.UpdateAlloc
 // calls the server rejected, with the first one's instant and error.
 func (w *World) reportRejections() {
-	calls := w.SyncCalls(0)
-	n, first := 0, -1
-	for i, c := range calls {
+	// Read in place: SyncCalls would copy every call's states.
+	w.sync.mu.Lock()
+	total, n := len(w.sync.calls), 0
+	var first *SyncCall
+	for _, c := range w.sync.calls {
 		if c.Returned && isClientRejection(c.Err) {
-			if n++; first < 0 {
-				first = i
+			if n++; first == nil {
+				first = c
 			}
 		}
 	}
+	w.sync.mu.Unlock()
 	if n == 0 {
 		return
 	}
-	c := calls[first]
 	w.violation("SYNC-4 (runner %q, seed %d): the server rejected %d of the client's %d Node.UpdateAlloc calls, the first at %s with %q, want none (a rejected update stores nothing: what the runner pushes must carry what the server checks, e.g. the alloc's NodeID)",
-		w.cfg.Factory.Name, w.sc.Seed, n, len(calls), c.Return.UTC().Format(trace.TimeFormat), c.Err)
+		w.cfg.Factory.Name, w.sc.Seed, n, total, first.Return.UTC().Format(trace.TimeFormat), first.Err)
 }

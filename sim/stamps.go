@@ -38,16 +38,17 @@ import (
 
 // stampEvent identifies a task event by value (its Details aside).
 type stampEvent struct {
-	typ, msg, display, reason string
-	at                        int64
-	exit, signal              int
-	fails                     bool
+	typ, msg, display                  string
+	restart, kill, setupErr, driverErr string
+	at                                 int64
+	exit, signal                       int
+	fails                              bool
 }
 
 func eventKey(e *structs.TaskEvent) stampEvent {
 	return stampEvent{typ: e.Type, msg: e.Message, display: e.DisplayMessage,
-		reason: e.RestartReason + "\x00" + e.KillReason + "\x00" + e.SetupError + "\x00" + e.DriverError,
-		at:     e.Time, exit: e.ExitCode, signal: e.Signal, fails: e.FailsTask}
+		restart: e.RestartReason, kill: e.KillReason, setupErr: e.SetupError, driverErr: e.DriverError,
+		at: e.Time, exit: e.ExitCode, signal: e.Signal, fails: e.FailsTask}
 }
 
 // stateField names the task state times checked, in check order.
@@ -119,7 +120,13 @@ func (w *World) checkStamps(s *allocStamps, a *structs.Allocation, p pushStamps)
 }
 
 func (w *World) checkTaskStamps(t *taskStamps, alloc, task string, ts *structs.TaskState, p pushStamps) {
-	counts := make(map[stampEvent]int, len(ts.Events))
+	// The push's event counts, in a map the world reuses (w.mu is held).
+	counts := w.stampCounts
+	if counts == nil {
+		counts = map[stampEvent]int{}
+		w.stampCounts = counts
+	}
+	clear(counts)
 	oldest, found := int64(0), false
 	for i, e := range ts.Events {
 		if e == nil {
@@ -127,8 +134,9 @@ func (w *World) checkTaskStamps(t *taskStamps, alloc, task string, ts *structs.T
 		}
 		k := eventKey(e)
 		counts[k]++
-		if counts[k] > t.events[k] {
-			w.checkStamp(p, alloc, task, i, fmt.Sprintf("TaskEvent %q.Time", e.Type), time.Unix(0, e.Time))
+		// checkStamp's first test, made before its message is built.
+		if at := time.Unix(0, e.Time); counts[k] > t.events[k] && !at.Equal(p.now) {
+			w.checkStamp(p, alloc, task, i, fmt.Sprintf("TaskEvent %q.Time", e.Type), at)
 		}
 		if !found || e.Time < oldest {
 			oldest, found = e.Time, true

@@ -238,6 +238,15 @@ func (w *World) SyncCalls(from int) []SyncCall {
 	return out
 }
 
+// SyncSeq is the sequence number of the world's latest sync observation
+// (a call's start or return, a first contact; Seq, ReturnSeq): a reader
+// of SyncCalls that sees it unchanged has nothing new to read.
+func (w *World) SyncSeq() uint64 {
+	w.sync.mu.Lock()
+	defer w.sync.mu.Unlock()
+	return w.sync.seq
+}
+
 // FirstContact returns incarnation inc's first successful alloc pull
 // (Contact), if it made one.
 func (w *World) FirstContact(inc int) (Contact, bool) {

@@ -140,6 +140,9 @@ type World struct {
 	steps      uint64
 	started    bool
 	closed     bool
+
+	// stampCounts is checkTaskStamps' scratch map, reused under mu.
+	stampCounts map[stampEvent]int
 }
 
 // New builds the world of cfg.Scenario. It must be called inside a

@@ -36,6 +36,8 @@ type Binary struct {
 	Path, Dir string
 	// ImportPath and Go are the build's.
 	ImportPath, Go string
+	// Env is added to the environment the binary runs in (Run).
+	Env []string
 }
 
 // ErrNoTestFiles is Compile's error for a package without test files, of

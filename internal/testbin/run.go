@@ -69,6 +69,9 @@ func (b Binary) Run(ctx context.Context, args []string, event func(line []byte))
 
 	cmd := exec.CommandContext(ctx, b.Path, args...)
 	cmd.Dir = b.Dir
+	if b.Env != nil {
+		cmd.Env = append(os.Environ(), b.Env...)
+	}
 	cmd.Stdout, cmd.Stderr = pw, pw // one stream, as go test shows it
 	start := time.Now()
 	err = cmd.Start()

@@ -119,14 +119,18 @@ func (r *Recorder) Records() []Record {
 }
 
 // From returns the flushed records from index i on (none if i is past
-// the end), so that a reader following a run copies each record once.
+// the end), so that a reader following a run reads each record once. It
+// copies nothing: the slice is the trace's own, capped at its length
+// (flushed records are never changed, only appended to), so read it, do
+// not change it.
 func (r *Recorder) From(i int) []Record {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if i >= len(r.records) {
+	n := len(r.records)
+	if i >= n {
 		return nil
 	}
-	return slices.Clone(r.records[max(i, 0):])
+	return r.records[max(i, 0):n:n]
 }
 
 // Tail returns the last n flushed records as trace lines.

@@ -75,6 +75,7 @@ type convergeChecker struct {
 	pushed map[string][]pushedState // alloc → the distinct states the runner pushed, in order
 	ids    []string                 // allocs in the order first seen (sorted per instant)
 	healed bool                     // the liveness phase was seen (situations only)
+	read   readAllocs
 }
 
 func (c *convergeChecker) settled(v *prop.View) {
@@ -83,6 +84,9 @@ func (c *convergeChecker) settled(v *prop.View) {
 		c.reachHeal(v)
 	}
 	for _, a := range v.Allocs() {
+		if c.read.unchanged(a) {
+			continue
+		}
 		st := a.ClientState()
 		h := c.pushed[a.ID]
 		if h == nil {

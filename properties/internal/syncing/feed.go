@@ -29,16 +29,25 @@ func (e callEvent) seq() uint64 {
 }
 
 // callFeed reads the world's UpdateAlloc log incrementally: each step it
-// re-reads only from the first call still in flight.
+// re-reads only from the first call still in flight, and only when the
+// log changed.
 type callFeed struct {
 	calls []sim.SyncCall
 	byInc map[int][]int // incarnation → indices into calls, in start order
 	open  int           // first index not yet returned
+	seq   uint64        // the log's World.SyncSeq when last read
 }
 
 // next returns the starts and returns logged since the previous call, in
 // the world's sequence order (a return before a start that follows it).
 func (f *callFeed) next(w *sim.World) []callEvent {
+	// Every start and return moves the log's sequence: with none since
+	// the last read, there is nothing new.
+	seq := w.SyncSeq()
+	if seq == f.seq {
+		return nil
+	}
+	f.seq = seq
 	var out []callEvent
 	for i, c := range w.SyncCalls(f.open) {
 		idx := f.open + i

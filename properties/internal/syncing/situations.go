@@ -17,6 +17,7 @@ import (
 type pushes struct {
 	last map[string]*structs.AllocState
 	hist map[string][]pushedState
+	read readAllocs
 }
 
 func newPushes() *pushes {
@@ -27,6 +28,9 @@ func newPushes() *pushes {
 func (p *pushes) next(v *prop.View) []string {
 	var out []string
 	for _, a := range v.Allocs() {
+		if p.read.unchanged(a) {
+			continue
+		}
 		st := a.ClientState()
 		if last := p.last[a.ID]; last != nil && equal(last, st) {
 			continue

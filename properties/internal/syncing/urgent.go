@@ -93,6 +93,7 @@ type urgentChecker struct {
 	made, met, exempted int
 	// carried are the calls that carried an owed state (situations only).
 	carried map[int]bool
+	read    readAllocs
 }
 
 func (c *urgentChecker) settled(v *prop.View) {
@@ -124,6 +125,9 @@ func (c *urgentChecker) settled(v *prop.View) {
 // the buffer) and what each owes.
 func (c *urgentChecker) observePushes(v *prop.View, inc int, events []callEvent) {
 	for _, a := range v.Allocs() {
+		if c.read.unchanged(a) {
+			continue
+		}
 		st := a.ClientState()
 		h := c.hist[a.ID]
 		if n := len(h); n > 0 && equal(h[n-1], st) {

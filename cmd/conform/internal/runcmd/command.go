@@ -110,7 +110,7 @@ func (c Config) flags(name string, o *options) *flag.FlagSet {
 	fs.IntVar(&o.checks, "checks", 0, "scenarios per property (default: the suite's, 12)")
 	fs.Uint64Var(&o.seed, "seed", 0, "replay this `seed` of each selected property")
 	fs.Var(&o.properties, "property", "only this property `ID` or SPEC ID (SCHED-5, SCHED-5/inside-windows-only); repeatable")
-	fs.IntVar(&o.parallel, "parallel", 0, "runners checked at once (default: the number of CPUs)")
+	fs.IntVar(&o.parallel, "parallel", 0, "test processes at once: runners, or shards of a lone runner's suite (default: the number of CPUs)")
 	fs.StringVar(&o.shard, "shard", "", "run shard `i/n` of each runner's properties")
 	fs.DurationVar(&o.budget, "budget", 0, "real-time budget per runner (default: the suite's, 4m)")
 	fs.StringVar(&o.reportDir, "report", "", "write report.md, report.html, report.json, junit.xml and the failures' artifacts into `DIR`")

@@ -67,7 +67,7 @@ func Run(ctx context.Context, plan Plan) (reports.Run, error) {
 			for i := range jobs {
 				t := plan.Targets[i]
 				emit(Event{Runner: t.Name, Index: i, Kind: KindRunnerStart})
-				results[i], errs[i] = plan.check(ctx, bins[i], t, func(e Event) {
+				results[i], errs[i] = plan.checkSplit(ctx, bins[i], t, func(e Event) {
 					e.Runner, e.Index = t.Name, i
 					emit(e)
 				})

@@ -2,12 +2,14 @@ package suiterun
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/allocsim/allocsim/reports"
 	"github.com/allocsim/allocsim/sim/vclock"
 
 	"github.com/shoenig/test/must"
@@ -107,4 +109,45 @@ func TestPackageLinksClockFork(t *testing.T) {
 	root, err := filepath.Abs("../../../..")
 	must.NoError(t, err)
 	must.StrContains(t, string(gomod), "replace "+vclock.ClockModule+" => "+filepath.Join(root, filepath.FromSlash(vclock.ForkDir)))
+}
+
+// TestSplit: only a lone runner's full-profile suite, whole or a list
+// of property IDs, is split, into at most Parallel/targets processes and
+// no more than it has properties.
+func TestSplit(t *testing.T) {
+	one := []Target{{Name: "reference", Profile: "full"}}
+	must.Eq(t, 2, Plan{Targets: one, Parallel: 2}.split(one[0]))
+	must.Eq(t, maxSplit, Plan{Targets: one, Parallel: 64}.split(one[0]))
+	must.Eq(t, 1, Plan{Targets: append(one, Target{Name: "minimal"}), Parallel: 2}.split(one[0]))
+	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5"}}.split(one[0]))
+	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5/a", "SYNC-5"}}.split(one[0]))
+	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5/a"}}.split(one[0]))
+	must.Eq(t, 2, Plan{Targets: one, Parallel: 4, Properties: []string{"SCHED-5/a", "SYNC-5/b"}}.split(one[0]))
+	must.Eq(t, 1, Plan{Targets: one, Parallel: 1}.split(one[0]))
+	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Shard: 1, Shards: 2}.split(one[0]))
+	must.Eq(t, 1, Plan{Targets: one, Parallel: 2}.split(Target{Name: "mutant/x", Profile: "full", Specs: []string{"SCHED-5"}}))
+	must.Eq(t, 1, Plan{Targets: one, Parallel: 2}.split(Target{Name: "minimal", Profile: "client-communication"}))
+}
+
+// TestMergeShards: shard i of n holds the suite's properties i-1,
+// i-1+n, ... (properties' shard selection); the merge restores the
+// suite's order.
+func TestMergeShards(t *testing.T) {
+	for n := 1; n <= 4; n++ {
+		var ids []string
+		parts := make([]reports.Runner, n)
+		for k := range 7 {
+			id := fmt.Sprintf("P-%d/x", k)
+			ids = append(ids, id)
+			parts[k%n].Properties = append(parts[k%n].Properties, reports.Property{ID: id})
+		}
+		parts[0].Name = "reference"
+		got := mergeShards(parts)
+		must.Eq(t, "reference", got.Name)
+		var gotIDs []string
+		for _, p := range got.Properties {
+			gotIDs = append(gotIDs, p.ID)
+		}
+		must.Eq(t, ids, gotIDs)
+	}
 }

@@ -44,7 +44,7 @@ func newFlags(name string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.profile, "profile", "", "suite `profile`: full or client-communication (default: the runner's own)")
 	fs.StringVar(&o.allocsim, "allocsim", "", "the allocsim module's source `DIR` the runner is built from (default: found with go list)")
 	fs.StringVar(&o.artifacts, "artifacts", "", "keep failing runs' traces and scenarios in `DIR` (default: a temporary directory, removed)")
-	fs.IntVar(&o.parallel, "parallel", 1, "chunks checked at once (each is a test process)")
+	fs.IntVar(&o.parallel, "parallel", 1, "chunks checked at once (each takes a share of the CPUs: a test process per shard of its properties)")
 	return fs
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -195,10 +196,15 @@ func (c Config) sweep(ctx context.Context, t target, o options, stderr io.Writer
 	defer bins.Close()
 	s := &sweeper{c: c, t: t, size: o.chunk, stderr: stderr, start: time.Now(), cursor: scope.From,
 		plan: suiterun.Plan{
-			Targets:     []suiterun.Target{{Name: f.Runner, Builtin: true, Profile: f.Profile}},
-			Properties:  f.Selection,
-			Budget:      chunkBudget,
-			Parallel:    1,
+			Targets:    []suiterun.Target{{Name: f.Runner, Builtin: true, Profile: f.Profile}},
+			Properties: f.Selection,
+			Budget:     chunkBudget,
+			// The CPUs are shared among the chunks checked at once: each
+			// splits its properties across its share (suiterun's split),
+			// so one chunk at a time still uses them all, and every
+			// property still checks its seeds in order, one chunk after
+			// the other.
+			Parallel:    max(runtime.NumCPU()/o.parallel, 1),
 			ArtifactDir: artifacts,
 			AllocsimDir: o.allocsim,
 			Binaries:    bins, // built once, for every chunk

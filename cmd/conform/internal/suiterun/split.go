@@ -1,0 +1,98 @@
+package suiterun
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/allocsim/allocsim/cmd/conform/internal/runners"
+	"github.com/allocsim/allocsim/reports"
+)
+
+// maxSplit bounds the processes one runner is split into: the full
+// profile's properties number about forty, so no part is empty.
+const maxSplit = 8
+
+// split is how many test processes check target t at once when the
+// plan has fewer targets than Parallel: the suite's properties are
+// independent (each draws its own seeds and checks them in order), so a
+// lone runner split into shards of its properties (-allocsim.shard) runs
+// on every CPU the plan allows instead of one, and its results are the
+// same. Only a full-profile suite is split, whole or a list of property
+// IDs (not SPEC IDs, whose count is unknown here), into no more parts
+// than it has properties, so that every part holds properties of the
+// profile; a plan that shards already is not split again.
+func (p Plan) split(t Target) int {
+	if p.Shards > 0 || len(t.Specs) > 0 || (t.Profile != "" && t.Profile != runners.ProfileFull) {
+		return 1
+	}
+	n := min(p.Parallel/max(len(p.Targets), 1), maxSplit)
+	if len(p.Properties) > 0 {
+		for _, id := range p.Properties {
+			if !strings.Contains(id, "/") {
+				return 1
+			}
+		}
+		n = min(n, len(p.Properties))
+	}
+	return max(n, 1)
+}
+
+// checkSplit checks target t in p.split(t) processes at once, each a
+// shard of its properties, and merges their results in the suite's
+// order. Progress reports the runner's property count as the sum of what
+// the parts announced.
+func (p Plan) checkSplit(ctx context.Context, b binary, t Target, emit func(Event)) (reports.Runner, error) {
+	n := p.split(t)
+	if n <= 1 {
+		return p.check(ctx, b, t, emit)
+	}
+	parts := make([]reports.Runner, n)
+	errs := make([]error, n)
+	planned := make([]int, n)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := range n {
+		run := p
+		run.Shard, run.Shards = i+1, n
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[i], errs[i] = run.check(ctx, b, t, func(e Event) {
+				mu.Lock()
+				defer mu.Unlock()
+				if e.Kind == KindRunnerPlanned {
+					planned[i] = e.Total
+					e.Total = 0
+					for _, x := range planned {
+						e.Total += x
+					}
+				}
+				emit(e)
+			})
+		}()
+	}
+	wg.Wait()
+	return mergeShards(parts), errors.Join(errs...)
+}
+
+// mergeShards merges the results of shards 1..n of one runner: shard i
+// holds the suite's properties i-1, i-1+n, i-1+2n, ... in order, so
+// taking one from each in turn restores the suite's order.
+func mergeShards(parts []reports.Runner) reports.Runner {
+	r := parts[0]
+	r.Properties = nil
+	for k := 0; ; k++ {
+		took := false
+		for _, part := range parts {
+			if k < len(part.Properties) {
+				r.Properties = append(r.Properties, part.Properties[k])
+				took = true
+			}
+		}
+		if !took {
+			return r
+		}
+	}
+}
