@@ -88,11 +88,17 @@ var noSecondStarted = prop.Property{
 		{Name: "several-allocs", Doc: "two allocs restored at once"},
 		{Name: "several-crashes", Doc: "a second crash and restore"},
 		{Name: "recover-failure", Doc: "RecoverTask failed for a running task: Failed Restoring Task, wait for the server"},
+		{Name: "started-again-after-restore", Doc: "a task started before a crash started again in a later incarnation (its prestart reran: no second Task Setup)"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		received := map[key]int{}
 		runningRun := map[key]bool{} // a Started not yet followed by a run end
+		// setUp: the crash count when the task first started after its
+		// Task Setup: task_dir's data (is_done) was stored by then, for
+		// local_state is written after each prestart hook whose state
+		// changed, before the driver start (STATE-2).
+		setUp := map[key]int{}
 		crashes := 0
 		return prop.Checks{OnSettled: func(v *prop.View) {
 			crashes += reachCrash(v, crashes)
@@ -103,12 +109,25 @@ var noSecondStarted = prop.Property{
 						v.Violatef(ne.Key.Alloc, ne.Key.Task, "Received events", received[ne.Key], "1 (a restored task keeps its state)")
 						return
 					}
+				case t == structs.TaskSetup:
+					if _, ok := setUp[ne.Key]; ok {
+						v.Violatef(ne.Key.Alloc, ne.Key.Task, "event Task Setup", "a second one, after the task had started",
+							"none: task_dir's first build stored is_done, so later prestarts, restored ones too, re-ensure the dirs silently (AR-5, STATE-4)")
+						return
+					}
+					setUp[ne.Key] = -1
 				case t == structs.TaskStarted:
 					if runningRun[ne.Key] {
 						v.Violatef(ne.Key.Alloc, ne.Key.Task, "event Started", "a second one while the run it started had not ended", "none for a recovered task (STATE-4)")
 						return
 					}
 					runningRun[ne.Key] = true
+					switch n, ok := setUp[ne.Key]; {
+					case ok && n < 0:
+						setUp[ne.Key] = crashes
+					case ok && n < crashes:
+						v.Reach("started-again-after-restore")
+					}
 				case runEnds[t]:
 					runningRun[ne.Key] = false
 				}
