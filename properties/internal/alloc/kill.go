@@ -92,13 +92,14 @@ var killOrder = prop.Property{
 		{Name: "kill-timeout-over-cap", Doc: "a stopped task's kill timeout over max_kill_timeout (capped)"},
 		{Name: "stop-hangs", Doc: "a driver StopTask that hangs"},
 		{Name: "killed-after-stop", Doc: "a run the kill stopped ended with Terminated, then Killed"},
+		{Name: "run-returned", Doc: "a killed alloc ended client-terminal, its runner's Run returned (a poststop task among them, on some runs)"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		running := map[taskKey]bool{}
 		mainsDead := map[string]time.Time{} // allocs whose non-poststop tasks are all dead, since when
 		kp := newKillPath()
-		return prop.Checks{OnSettled: func(v *prop.View) {
+		return prop.Checks{OnFinal: checkRunReturned, OnSettled: func(v *prop.View) {
 			if kp.check(v, f.Next(v)); v.Failed() {
 				return
 			}

@@ -82,3 +82,44 @@ func eventTypes(evs []newEvent, key taskKey) []string {
 	}
 	return out
 }
+
+// checkRunReturned: an alloc whose every task is dead (client-terminal,
+// AR-8) has nothing left to run: each task runner's loop ended (a
+// poststop task's at its death; the others, waiting for an alloc restart,
+// are released by the kill that follows the last death, AR-4's prekill
+// "when all tasks finished"), postrun ran "after all TRs exit" (AR-4),
+// and Run returned, closing WaitCh (AR-1); each loop persisted
+// RunComplete as it ended. Without it a task runner that waits on after
+// its task's death, so that Run never returns, passes (every task state
+// is already final), and so does one that never persists RunComplete
+// (only a later restore would tell).
+func checkRunReturned(v *prop.View) {
+	for _, a := range v.Allocs() {
+		if !structs.ClientStatusTerminal(a.ClientStatus) {
+			continue
+		}
+		ar := v.World.AllocRunner(a.ID)
+		if ar == nil {
+			continue
+		}
+		select {
+		case <-ar.WaitCh():
+			v.Reach("run-returned")
+		default:
+			v.Violatef(a.ID, "", "AllocRunner.WaitCh() of an alloc "+a.ClientStatus+" (every task dead) at the run's end", "open",
+				"closed: every task runner's loop ends once its task is dead and none may restart, then Run returns (AR-1, AR-4, AR-6)")
+			return
+		}
+		// Each loop that ended persisted RunComplete (AR-6, STATE-2), so
+		// that a restore runs only its stop hooks (STATE-4). A destroyed
+		// alloc's bucket is gone: nothing to read.
+		for _, name := range structs.SortedTaskNames(a.TaskStates) {
+			ls, err := v.World.TaskLocalState(a.ID, name)
+			if err == nil && ls != nil && !ls.RunComplete {
+				v.Violatef(a.ID, name, "persisted local_state RunComplete once Run returned", false,
+					"true: a task runner whose loop ended persists RunComplete (AR-6, STATE-2)")
+				return
+			}
+		}
+	}
+}

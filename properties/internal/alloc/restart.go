@@ -200,6 +200,26 @@ func (c *restartChecker) Settled(v *prop.View) {
 			}
 		}
 	}
+	// AR-6 takes the decision as a run ends (the delay comes after it):
+	// one still due an instant later was never taken.
+	for _, k := range sortedTracked(c.tasks) {
+		if t := c.tasks[k]; t.pending && !t.killed && t.endedAt.Before(v.Now()) {
+			d := c.decide(v, t, t.endedAt)
+			t.pending = false
+			v.Violatef(k.Alloc, k.Task, fmt.Sprintf("restart decision of the run that ended at %s", prop.When(t.endedAt, nil)),
+				"none (no Restarting or Not Restarting, not dead)", describe(d)+", at that instant (AR-6, AR-7)")
+			return
+		}
+	}
+}
+
+func sortedTracked(m map[taskKey]*trackedTask) []taskKey {
+	out := make([]taskKey, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b taskKey) int { return strings.Compare(a.Alloc+"/"+a.Task, b.Alloc+"/"+b.Task) })
+	return out
 }
 
 func (c *restartChecker) killed(k taskKey) {
