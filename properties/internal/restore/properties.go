@@ -75,9 +75,9 @@ var runEnds = map[string]bool{
 var noSecondStarted = prop.Property{
 	ID:       "STATE-4/no-second-started",
 	Specs:    []string{"STATE-4", "STATE-3"},
-	Doc:      "after crashes and restores a task has one Received, and a Started only after its previous run ended (a recovered task gets none)",
+	Doc:      "after crashes and restores a task has one Received, and a Started only after its previous run ended (a recovered task gets none), and none once a job stopped while the client was down is known",
 	Faults:   []faults.Class{faults.ClientCrash, faults.DriverRecoverFailure},
-	Draw:     drawCrashes,
+	Draw:     drawCrashesStopped,
 	Liveness: 30 * time.Second,
 	Situations: []prop.Situation{
 		{Name: "recovered-running", Doc: "a task running at the crash recovered its handle: running, no Started"},
@@ -89,8 +89,10 @@ var noSecondStarted = prop.Property{
 		{Name: "several-crashes", Doc: "a second crash and restore"},
 		{Name: "recover-failure", Doc: "RecoverTask failed for a running task: Failed Restoring Task, wait for the server"},
 		{Name: "started-again-after-restore", Doc: "a task started before a crash started again in a later incarnation (its prestart reran: no second Task Setup)"},
+		{Name: "stopped-while-down", Doc: "the job was stopped while the client was down: after the restored client contacted the servers no task starts"},
 	},
-	New: func(scenario.Scenario) prop.Checker {
+	New: func(sc scenario.Scenario) prop.Checker {
+		stopped := newStoppedBeforeRestart(sc)
 		f := newFeed()
 		received := map[key]int{}
 		runningRun := map[key]bool{} // a Started not yet followed by a run end
@@ -101,6 +103,9 @@ var noSecondStarted = prop.Property{
 		setUp := map[key]int{}
 		crashes := 0
 		return prop.Checks{OnSettled: func(v *prop.View) {
+			if stopped.settled(v); v.Failed() {
+				return
+			}
 			crashes += reachCrash(v, crashes)
 			for _, ne := range f.Next(v) {
 				switch t := ne.Event.Type; {
