@@ -90,6 +90,7 @@ var noSecondStarted = prop.Property{
 		{Name: "recover-failure", Doc: "RecoverTask failed for a running task: Failed Restoring Task, wait for the server"},
 		{Name: "started-again-after-restore", Doc: "a task started before a crash started again in a later incarnation (its prestart reran: no second Task Setup)"},
 		{Name: "stopped-while-down", Doc: "the job was stopped while the client was down: after the restored client contacted the servers no task starts"},
+		{Name: "recovered-not-rewritten", Doc: "a task recovered its handle at a restart with no event: its task_state not written then"},
 	},
 	New: func(sc scenario.Scenario) prop.Checker {
 		stopped := newStoppedBeforeRestart(sc)
@@ -104,6 +105,9 @@ var noSecondStarted = prop.Property{
 		crashes := 0
 		return prop.Checks{OnSettled: func(v *prop.View) {
 			if stopped.settled(v); v.Failed() {
+				return
+			}
+			if checkNoRewrite(v); v.Failed() {
 				return
 			}
 			crashes += reachCrash(v, crashes)

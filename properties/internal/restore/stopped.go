@@ -2,6 +2,9 @@ package restore
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/allocsim/allocsim/plugins/drivers"
@@ -81,4 +84,43 @@ func (c *stoppedBeforeRestart) settled(v *prop.View) {
 		}
 	}
 	v.Reach("stopped-while-down")
+}
+
+// checkNoRewrite: STATE-2 writes a task's task_state on every event or
+// state change, and a restore loads it (STATE-3: no second Received), so
+// a task that recovered its handle at the restart, and got no event and
+// no state change then, has no task_state written at that instant: the
+// restored state is not rewritten (SPEC-NOTES). Without it a runner that
+// writes every restored task state back passes: the bytes are the same.
+func checkNoRewrite(v *prop.View) {
+	recovered := map[key]bool{}
+	written := map[key]bool{}
+	changed := map[key]bool{}
+	restart := false
+	for _, r := range v.New {
+		k := key{Alloc: r.Alloc, Task: r.Task}
+		switch {
+		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientStart:
+			restart = true
+		case r.Kind == trace.KindDriver && drivers.Op(r.Op) == drivers.OpRecover && r.Msg == "ok":
+			recovered[k] = true
+		case r.Kind == trace.KindStateDB && r.Op == "put task_state":
+			written[k] = true
+		case r.Kind == trace.KindTaskEvent || r.Kind == trace.KindTask:
+			changed[k] = true
+		}
+	}
+	if n, _ := v.World.Incarnation(); !restart || n < 2 {
+		return
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(recovered), func(a, b key) int { return strings.Compare(a.Alloc+"/"+a.Task, b.Alloc+"/"+b.Task) }) {
+		if written[k] && !changed[k] {
+			v.Violatef(k.Alloc, k.Task, "task_state written at the restore of a task that recovered its handle, with no event or state change", "written",
+				"not written: a restored task state is loaded, not rewritten; task_state is written on an event or a state change (STATE-2, STATE-3)")
+			return
+		}
+		if !changed[k] {
+			v.Reach("recovered-not-rewritten")
+		}
+	}
 }
