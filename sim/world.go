@@ -352,3 +352,14 @@ func (w *World) stateBatch() {
 		w.hold(inc, "statedb batch")
 	}
 }
+
+// TaskLocalState reads a task's persisted local state (STATE-1
+// local_state: hook states, handle, RunComplete) from the state DB
+// storage, as a restore would load it now; nil if none. It only reads.
+func (w *World) TaskLocalState(allocID, task string) (*interfaces.LocalState, error) {
+	w.mu.Lock()
+	db := w.db
+	w.mu.Unlock()
+	ls, _, err := db.GetTaskRunnerState(allocID, task)
+	return ls, err
+}

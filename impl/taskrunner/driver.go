@@ -7,17 +7,10 @@ import (
 	"maps"
 	"time"
 
+	"github.com/allocsim/allocsim/model/status"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/benbjohnson/clock"
-)
-
-// Kill retry policy (AR-6): 5 attempts, waiting min(4^i × 5s, 2m) after
-// the i-th failure.
-const (
-	killAttempts    = 5
-	killBackoffBase = 5 * time.Second
-	killBackoffMax  = 2 * time.Minute
 )
 
 // driverRun is one driver task of the runner, from the open gate (or a
@@ -179,36 +172,25 @@ func (tr *TaskRunner) waitExit(run *driverRun) (res *drivers.ExitResult, killed,
 }
 
 // stopRun stops the run's task with the task's kill signal and capped
-// kill timeout (DATA-4), retrying with backoff (AR-6). It returns once the
-// task has exited, or the last error.
+// kill timeout (DATA-4), retrying with backoff (AR-6: status.KillAttempts
+// attempts, status.KillRetryDelay after each failure). It returns once
+// the task has exited, or the last error.
 func (tr *TaskRunner) stopRun(run *driverRun) error {
 	task := tr.Task()
 	timeout := task.EffectiveKillTimeout(tr.cfg.ClientConfig.MaxKillTimeout)
 	signal := task.EffectiveKillSignal()
 	var err error
-	for i := range killAttempts {
+	for i := range status.KillAttempts {
 		err = run.driver.StopTask(run.taskID, timeout, signal)
 		if err == nil || errors.Is(err, drivers.ErrTaskNotFound) {
 			return nil
 		}
 		tr.logger.Warn("failed to stop task", "attempt", i+1, "error", err)
-		if i == killAttempts-1 || !tr.sleep(killBackoff(i), tr.shutdownCtx) {
+		if i == status.KillAttempts-1 || !tr.sleep(status.KillRetryDelay(i), tr.shutdownCtx) {
 			break
 		}
 	}
 	return fmt.Errorf("failed to stop task %q: %w", tr.taskName, err)
-}
-
-// killBackoff is min(4^i × 5s, 2m).
-func killBackoff(i int) time.Duration {
-	d := killBackoffBase
-	for range i {
-		d *= 4
-		if d >= killBackoffMax {
-			return killBackoffMax
-		}
-	}
-	return d
 }
 
 // sleep waits d on the clock; false if ctx ended first. A non-positive d

@@ -64,12 +64,6 @@ func TestKillRetriesWithBackoff(t *testing.T) {
 	})
 }
 
-func TestKillBackoff(t *testing.T) {
-	for i, want := range []time.Duration{5 * time.Second, 20 * time.Second, 80 * time.Second, 2 * time.Minute, 2 * time.Minute} {
-		must.Eq(t, want, killBackoff(i))
-	}
-}
-
 // TestKillBeforeStart: a kill while waiting for the start condition ends
 // the task dead with the caller's event only; no hook runs.
 func TestKillBeforeStart(t *testing.T) {

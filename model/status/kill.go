@@ -136,3 +136,21 @@ func byName(tasks []*structs.Task) []*structs.Task {
 	slices.SortStableFunc(out, func(a, b *structs.Task) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
+
+// KillAttempts is how many times AR-6's kill path tries to stop a driver
+// task before it gives up (the kill error goes to `Killed`).
+const KillAttempts = 5
+
+// KillRetryDelay is AR-6's wait after the i-th failed stop attempt (i
+// from 0): min(4^i × 5 s, 2 m).
+func KillRetryDelay(i int) time.Duration {
+	const base, most = 5 * time.Second, 2 * time.Minute
+	d := base
+	for range i {
+		d *= 4
+		if d >= most {
+			return most
+		}
+	}
+	return d
+}

@@ -2,6 +2,7 @@ package status
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/shoenig/test/must"
@@ -125,5 +126,14 @@ func TestKillEvent_AR9_DATA8(t *testing.T) {
 			must.EqOp(t, tc.kill.FailedSibling, ev.FailedSibling)
 			must.MapEq(t, tc.wantDetails, ev.Details)
 		})
+	}
+}
+
+// TestKillRetryDelay: AR-6's min(4^i × 5s, 2m), spelled out.
+func TestKillRetryDelay(t *testing.T) {
+	for i, want := range []time.Duration{5 * time.Second, 20 * time.Second, 80 * time.Second, 2 * time.Minute, 2 * time.Minute, 2 * time.Minute} {
+		if got := KillRetryDelay(i); got != want {
+			t.Errorf("KillRetryDelay(%d) = %v, want %v", i, got, want)
+		}
 	}
 }

@@ -126,8 +126,8 @@ func reachEvents(v *prop.View, evs []newEvent, f *prop.EventFeed) {
 // event appended, over generated scenarios.
 var eventMessagesExact = prop.Property{
 	ID:    "DATA-8/event-messages-exact",
-	Specs: []string{"DATA-8", "DATA-7"},
-	Doc:   "every task event's DisplayMessage and Details are those DATA-7/DATA-8 derive from its fields",
+	Specs: []string{"DATA-8", "DATA-7", "AR-1"},
+	Doc:   "every task event's DisplayMessage and Details are those DATA-7/DATA-8 derive from its fields, and a Reconnect adopts the server's indexes",
 	Faults: []faults.Class{faults.DriverStartDelay, faults.DriverStartFailure, faults.DriverExit,
 		faults.DriverStopHang, faults.CSIMountFailure, faults.CSIMountLatency, faults.ClientCrash,
 		faults.DriverRecoverFailure, faults.DriverStopFailure, faults.NodeDisconnect},
@@ -169,13 +169,18 @@ var eventMessagesExact = prop.Property{
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		return prop.Checks{OnSettled: func(v *prop.View) {
+			reconnected := map[string]bool{}
 			for _, ne := range f.Next(v) {
 				reachMessage(v, ne.Event)
 				if what, got, want := checkEvent(ne.Event); what != "" {
 					v.Violatef(ne.Key.Alloc, ne.Key.Task, "event "+strconv.Quote(ne.Event.Type)+" "+what, got, want)
 					return
 				}
+				if ne.Event.Type == structs.TaskClientReconnected {
+					reconnected[ne.Key.Alloc] = true
+				}
 			}
+			checkReconnectIndexes(v, reconnected)
 		}}
 	},
 }
@@ -372,4 +377,25 @@ func checkEvent(e *structs.TaskEvent) (what, got, want string) {
 		}
 	}
 	return "", "", ""
+}
+
+// checkReconnectIndexes: AR-1's Reconnect(alloc) appends Reconnected to
+// every task and copies the server's indexes into the runner's alloc, so
+// at the instant an alloc's tasks got Reconnected its runner's Alloc()
+// carries the AllocModifyIndex of the server's alloc it was handed (the
+// client reconnects a runner whose server alloc is newer than what it
+// holds, AR-10's index). Without it a runner that keeps its old indexes
+// passes: nothing else reads them.
+func checkReconnectIndexes(v *prop.View, allocs map[string]bool) {
+	for _, id := range slices.Sorted(maps.Keys(allocs)) {
+		ar, srv := v.World.AllocRunner(id), v.ServerAlloc(id)
+		if ar == nil || srv == nil {
+			continue
+		}
+		if got := ar.Alloc().AllocModifyIndex; got != srv.AllocModifyIndex {
+			v.Violatef(id, "", "AllocRunner.Alloc().AllocModifyIndex after Reconnect (tasks got Reconnected)", got,
+				fmt.Sprintf("%d, the server's: Reconnect copies the server's indexes (AR-1)", srv.AllocModifyIndex))
+			return
+		}
+	}
 }

@@ -78,7 +78,7 @@ func drawKillGroup(d *prop.Drawer, env prop.Env) scenario.Scenario {
 var killOrder = prop.Property{
 	ID:     "AR-9/kill-order",
 	Specs:  []string{"AR-9"},
-	Doc:    "a kill stops the leader first and waits for it, then the other main tasks, then the sidecars; each stopped task got Killing with its capped kill timeout",
+	Doc:    "a kill stops the leader first and waits for it, then the other main tasks, then the sidecars; each stopped task got Killing with its capped kill timeout, and Killed once its exit was seen",
 	Faults: []faults.Class{faults.DriverStopHang},
 	Draw:   drawKillGroup,
 	Situations: []prop.Situation{
@@ -91,13 +91,18 @@ var killOrder = prop.Property{
 		{Name: "kill-timeout-under-cap", Doc: "a stopped task's kill timeout under max_kill_timeout"},
 		{Name: "kill-timeout-over-cap", Doc: "a stopped task's kill timeout over max_kill_timeout (capped)"},
 		{Name: "stop-hangs", Doc: "a driver StopTask that hangs"},
+		{Name: "killed-after-stop", Doc: "a run the kill stopped ended with Terminated, then Killed"},
+		{Name: "run-returned", Doc: "a killed alloc ended client-terminal, its runner's Run returned (a poststop task among them, on some runs)"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		running := map[taskKey]bool{}
 		mainsDead := map[string]time.Time{} // allocs whose non-poststop tasks are all dead, since when
-		return prop.Checks{OnSettled: func(v *prop.View) {
-			f.Next(v)
+		kp := newKillPath()
+		return prop.Checks{OnFinal: checkRunReturned, OnSettled: func(v *prop.View) {
+			if kp.check(v, f.Next(v)); v.Failed() {
+				return
+			}
 			ops := driverOps(v)
 			stopped := map[taskKey]bool{}
 			for _, r := range ops {

@@ -200,6 +200,26 @@ func (c *restartChecker) Settled(v *prop.View) {
 			}
 		}
 	}
+	// AR-6 takes the decision as a run ends (the delay comes after it):
+	// one still due an instant later was never taken.
+	for _, k := range sortedTracked(c.tasks) {
+		if t := c.tasks[k]; t.pending && !t.killed && t.endedAt.Before(v.Now()) {
+			d := c.decide(v, t, t.endedAt)
+			t.pending = false
+			v.Violatef(k.Alloc, k.Task, fmt.Sprintf("restart decision of the run that ended at %s", prop.When(t.endedAt, nil)),
+				"none (no Restarting or Not Restarting, not dead)", describe(d)+", at that instant (AR-6, AR-7)")
+			return
+		}
+	}
+}
+
+func sortedTracked(m map[taskKey]*trackedTask) []taskKey {
+	out := make([]taskKey, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b taskKey) int { return strings.Compare(a.Alloc+"/"+a.Task, b.Alloc+"/"+b.Task) })
+	return out
 }
 
 func (c *restartChecker) killed(k taskKey) {
@@ -368,7 +388,10 @@ func describe(d restart.Decision) string {
 // one then exits and restarts with no attempt used (`Terminated`,
 // `Restarting` `Task restarting in 0s`, `Started`, AR-7 (2)); a dead one
 // becomes pending and starts again. A task not selected gets no event,
-// and a pending task named by RestartTask is refused.
+// and a pending task named by RestartTask is refused. On some runs b,
+// revived by the call, is restarted again once it started: as a running
+// task (a runner that still takes it for dead signals it without
+// stopping it).
 var restartAPI = prop.Property{
 	ID:    "AR-1/restart-api",
 	Specs: []string{"AR-1", "AR-7", "AR-6"},
@@ -397,6 +420,13 @@ var restartAPI = prop.Property{
 		if d.Bool("restart reason") {
 			j.Meta[metaRestartReason] = "suite restart"
 		}
+		// With b, one run in two revives it (task b or all) and restarts
+		// it again once it started: a running task now, restarted as one
+		// (AR-7 (2)).
+		if j.TaskGroups[0].LookupTask("b") != nil && d.Bool("restart again") {
+			j.Meta[metaRestartOp] = prop.Pick(d, "restart again op", []string{"task b", "all"})
+			j.Meta[metaRestartAgain] = "b"
+		}
 		return mkScenario(d, 2*time.Minute, j)
 	},
 	Situations: []prop.Situation{
@@ -406,11 +436,12 @@ var restartAPI = prop.Property{
 		{Name: "pending-refused", Doc: "RestartTask of a pending task: refused, no event"},
 		{Name: "left-alone", Doc: "a task the call does not select: no event"},
 		{Name: "with-reason", Doc: "a caller's event with a RestartReason: its DisplayMessage"},
+		{Name: "revived-restarted", Doc: "a dead task the call revived, restarted again once running: as a running one"},
 	},
 	New: func(sc scenario.Scenario) prop.Checker {
 		meta := sc.Jobs[0].Job.Meta
 		at, _ := time.ParseDuration(meta[metaRestartAt])
-		c := &restartAPIChecker{at: sc.Start.Add(at), op: meta[metaRestartOp], reason: meta[metaRestartReason]}
+		c := &restartAPIChecker{at: sc.Start.Add(at), op: meta[metaRestartOp], reason: meta[metaRestartReason], again: meta[metaRestartAgain]}
 		return prop.Checks{OnSettled: c.settled, OnFinal: c.final}
 	},
 }
@@ -423,12 +454,14 @@ const (
 	metaRestartOp     = "suite_restart_op"
 	metaRestartAt     = "suite_restart_at"
 	metaRestartReason = "suite_restart_reason"
+	metaRestartAgain  = "suite_restart_again"
 )
 
 type restartAPIChecker struct {
 	at     time.Time
 	op     string
 	reason string
+	again  string // a task to restart again once the call revived it and it started
 	called bool
 	calAt  time.Time
 	alloc  string
@@ -440,6 +473,9 @@ type restartAPIChecker struct {
 func (c *restartAPIChecker) settled(v *prop.View) {
 	if c.called {
 		c.observe(v)
+		if !v.Failed() {
+			c.restartAgain(v)
+		}
 		return
 	}
 	if v.Now().Before(c.at) {
@@ -591,5 +627,32 @@ func (c *restartAPIChecker) final(v *prop.View) {
 		if c.want[name] == "" {
 			v.Reach("left-alone")
 		}
+	}
+}
+
+// restartAgain: once the call revived the dead task c.again and it
+// started, RestartTask it again, now a running task; from then on the
+// checker expects that second call's events (the first call's are done).
+// A runner that still takes it for dead signals it without stopping it.
+func (c *restartAPIChecker) restartAgain(v *prop.View) {
+	name := c.again
+	if name == "" || c.want[name] != structs.TaskStateDead || len(c.seen[name]) < len(c.expected(name)) {
+		return
+	}
+	ar := v.World.AllocRunner(c.alloc)
+	if a := v.Alloc(c.alloc); ar == nil || a == nil || a.TaskStates[name] == nil || a.TaskStates[name].State != structs.TaskStateRunning {
+		return
+	}
+	c.again, c.op, c.calAt = "", "task "+name, v.Now()
+	c.want, c.seen = map[string]string{name: structs.TaskStateRunning}, map[string][]string{}
+	v.Reach("revived-restarted")
+	var ev *structs.TaskEvent
+	if c.reason != "" {
+		ev = &structs.TaskEvent{Type: structs.TaskRestartSignal}
+		ev.SetRestartReason(c.reason)
+	}
+	v.World.Do(func() { c.err = ar.RestartTask(name, ev) })
+	if c.err != nil {
+		v.Violatef(c.alloc, name, "RestartTask of the running task the first call revived", c.err, "nil: the task is running (AR-1)")
 	}
 }

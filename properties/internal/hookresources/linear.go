@@ -46,6 +46,7 @@ var linearizable = prop.Property{
 				reach(v)
 				checkPrerunMounted(v)
 				checkSetupFailureCause(v)
+				checkUnmounted(v)
 				checkHistories(v, sc.Start)
 			},
 		}

@@ -1,8 +1,12 @@
 package hookresources
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,9 +78,11 @@ func checkPrerunMounted(v *prop.View) {
 // or a CSI mount returning an error: the scenario's faults); a kill or
 // shutdown cancelling it gives none (SPEC-NOTES). So every `Setup Failure`
 // of an alloc follows a failed alloc dir build or CSI mount of that alloc
-// in the same client incarnation. Without it a csi_hook that fails a
-// prerun whose mounts all succeeded passes: the tasks never start, so no
-// reader sees a map.
+// in the same client incarnation, one that failed by itself: a mount a
+// kill cancelled (its error the context's) does not count. Without it a
+// csi_hook that fails a prerun whose mounts all succeeded passes (the
+// tasks never start, so no reader sees a map), and so does a runner that
+// takes a stop's cancelled prerun for a failed one.
 func checkSetupFailureCause(v *prop.View) {
 	type key struct {
 		alloc string
@@ -93,7 +99,8 @@ func checkSetupFailureCause(v *prop.View) {
 		k := key{r.Alloc, inc}
 		switch {
 		case startsIncarnation(r, &inc):
-		case r.Kind == trace.KindPort && (r.Op == trace.PortCSIMount || r.Op == trace.PortAllocDirBuild) && strings.HasPrefix(r.Msg, "error"):
+		case r.Kind == trace.KindPort && (r.Op == trace.PortCSIMount || r.Op == trace.PortAllocDirBuild) && strings.HasPrefix(r.Msg, "error") &&
+			!strings.Contains(r.Msg, context.Canceled.Error()):
 			if _, ok := firstFailure[k]; !ok {
 				firstFailure[k] = r.At
 			}
@@ -110,7 +117,7 @@ func checkSetupFailureCause(v *prop.View) {
 		}
 		v.Violate(prop.Violation{At: e.r.At, Alloc: e.r.Alloc, Task: e.r.Task,
 			What: fmt.Sprintf("%q event in client incarnation %d", structs.TaskSetupFailure, e.inc),
-			Got:  "appended, with every alloc dir build and CSI mount of the alloc in that incarnation successful so far",
+			Got:  "appended, with no alloc dir build or CSI mount of the alloc in that incarnation failed so far but by a kill's cancellation",
 			Want: "none: Setup Failure reports a prerun hook's error, and csi_hook's prerun fails only when a mount fails (AR-4, HOOKRES-2)"})
 		return
 	}
@@ -127,4 +134,74 @@ func startsIncarnation(r trace.Record, inc *int) bool {
 		*inc = d.Incarnation
 	}
 	return true
+}
+
+// checkUnmounted: csi_hook's postrun unmounts what its prerun mounted
+// (AR-4), and postrun runs once every task runner exited, before Run
+// returns (AR-1's WaitCh), unless the runner shut down. So once the
+// runner of an alloc in the running client incarnation has returned from
+// Run, every CSI volume it mounted in that incarnation was unmounted
+// after its mount. A shut-down runner belongs to a crashed incarnation,
+// whose mounts are not checked. Without it a csi_hook whose postrun
+// forgets its mounts passes: no task reads the map after it.
+func checkUnmounted(v *prop.View) {
+	inc, ms := returnedMounts(v)
+	for _, m := range ms {
+		if m.unmounted.IsZero() || m.unmounted.Before(m.mounted) {
+			v.Violatef(m.alloc, "", fmt.Sprintf("CSI volume %q mounted at %s in client incarnation %d, once Run returned", m.alias,
+				m.mounted.Format(time.RFC3339Nano), inc), "not unmounted",
+				"unmounted: csi_hook's postrun unmounts what its prerun mounted, after every task runner exited (AR-4)")
+			return
+		}
+	}
+}
+
+// returnedMount is a CSI volume mounted in the running incarnation by a
+// runner that has returned from Run since, and its last unmount (zero:
+// none).
+type returnedMount struct {
+	alloc, alias       string
+	mounted, unmounted time.Time
+}
+
+// returnedMounts lists the running incarnation's returnedMounts, by
+// alloc and alias.
+func returnedMounts(v *prop.View) (int, []returnedMount) {
+	inc, up := v.World.Incarnation()
+	if !up {
+		return inc, nil
+	}
+	type mount struct{ alloc, alias string }
+	mounted := map[mount]time.Time{}
+	unmounted := map[mount]time.Time{}
+	for _, c := range v.World.PortCalls() {
+		if c.Incarnation != inc || !c.Returned || c.Err != "" {
+			continue
+		}
+		m := mount{c.Alloc, c.Task}
+		switch c.Op {
+		case trace.PortCSIMount:
+			mounted[m] = c.Return
+		case trace.PortCSIUnmount:
+			unmounted[m] = c.Invoke
+		}
+	}
+	var out []returnedMount
+	for _, m := range slices.SortedFunc(maps.Keys(mounted), func(a, b mount) int {
+		return cmp.Or(cmp.Compare(a.alloc, b.alloc), cmp.Compare(a.alias, b.alias))
+	}) {
+		if ar := v.World.AllocRunner(m.alloc); ar != nil && closed(ar.WaitCh()) {
+			out = append(out, returnedMount{alloc: m.alloc, alias: m.alias, mounted: mounted[m], unmounted: unmounted[m]})
+		}
+	}
+	return inc, out
+}
+
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }

@@ -39,11 +39,15 @@ var situations = []prop.Situation{
 	{Name: "several-readers", Doc: "two tasks of one alloc read its map in one incarnation"},
 	{Name: "update-during-prerun", Doc: "an in-place job update (AR-10) while a CSI mount was in flight"},
 	{Name: "stop-during-prerun", Doc: "a job stop while a CSI mount was in flight"},
+	{Name: "run-returned-after-mounts", Doc: "a runner that mounted CSI volumes in the running incarnation returned from Run (postrun unmounts them)"},
 }
 
 // reach counts, at the end of a run, the situations its trace and port
 // calls show.
 func reach(v *prop.View) {
+	if _, ms := returnedMounts(v); len(ms) > 0 {
+		v.Reach("run-returned-after-mounts")
+	}
 	type key struct {
 		alloc string
 		inc   int

@@ -443,6 +443,7 @@ var restoreSituations = []prop.Situation{
 	{Name: "boundary-while-down", Doc: "a window boundary passed while the client was down"},
 	{Name: "recovered-live-task", Doc: "the restored task recovered its live handle"},
 	{Name: "recovered-live-paused", Doc: "a recovered live task whose stored state is paused: pause-stopped (PAUSE-5)"},
+	{Name: "recovered-live-inside", Doc: "a recovered live task restored with \"\" stored inside its window: re-evaluated, keeps running"},
 	{Name: "schedule-state-reevaluated", Doc: "restored with \"\" or scheduled_pause stored: re-evaluated at the gate"},
 	{Name: "recover-failure", Doc: "the restored task failed to recover its handle"},
 }
@@ -486,6 +487,9 @@ func (c *restoreReach) settled(v *prop.View) {
 			v.Reach("recovered-live-task")
 			if c.o.Stored(r.At).Paused() {
 				v.Reach("recovered-live-paused")
+			}
+			if c.o.Stored(r.At) == structs.TaskScheduleStateRun && sched.InsideBySchedule(c.o, r.At) {
+				v.Reach("recovered-live-inside")
 			}
 		case r.Kind == trace.KindDriver && r.Task == work && r.Op == "RecoverTask" && r.Msg != "already_tracked":
 			v.Reach("recover-failure")

@@ -318,12 +318,23 @@ var restoreOverrides = prop.Property{
 		if env.Allows(faults.ClientCrash) {
 			crash := faults.Fault{Class: faults.ClientCrash, At: d.Duration("crash at", 4*time.Minute, 7*time.Minute, time.Second),
 				For: d.Duration("down for", 10*time.Second, 2*time.Minute, time.Second)}
+			// One run in three crashes inside the first window and
+			// restarts before it ends, overriding only after that: the
+			// restored task, recovered live with "" stored, is
+			// re-evaluated inside and keeps running (no stop).
+			inWindow := false
+			if w, ok := firstWindow(s); ok && d.IntRange("restart in window", 0, 2) == 0 {
+				span := w.End.Sub(w.Start) // a minute at least
+				crash.At = w.Start.Sub(sc.Start) + d.Duration("crash into window", 5*time.Second, span/2, time.Second)
+				crash.For = d.Duration("down in window", 5*time.Second, span/2-10*time.Second, time.Second)
+				inWindow = true
+			}
 			sc.Faults = faults.Plan{crash}
 			// One run in three overrides only after the restart: the
 			// client restarts with "" or scheduled_pause stored,
 			// re-evaluated (a live task the schedule has paused
 			// meanwhile is pause-stopped). One in three fails recoveries.
-			if d.IntRange("override after restart", 0, 2) == 0 {
+			if d.IntRange("override after restart", 0, 2) == 0 || inWindow {
 				sc.Calls[0].At = scenario.Duration(crash.At + crash.For + d.Duration("override after restart by", 5*time.Second, time.Minute, time.Second))
 			}
 			if env.Allows(faults.DriverRecoverFailure) && d.IntRange("recover failure", 0, 2) == 0 {
@@ -336,7 +347,18 @@ var restoreOverrides = prop.Property{
 	New: func(sc scenario.Scenario) prop.Checker {
 		call := sc.Start.Add(sc.Calls[0].At.D())
 		want := sc.Calls[0].Op.ScheduleState()
+		o := oracle.New(sc, "sj", work)
 		check := prop.Checks{OnSettled: func(v *prop.View) {
+			// Whatever the crash did, the task is never stopped while it
+			// should run: a restored "" is re-evaluated at the restore
+			// instant, an override kept (PAUSE-10, PAUSE-3).
+			for _, r := range v.New {
+				if r.Kind == trace.KindDriver && r.Task == work && r.Op == "StopTask" && o.Run(r.At) {
+					v.Violatef(r.Alloc, work, fmt.Sprintf("driver StopTask while the task should run (stored state %q)", o.Stored(r.At)),
+						"StopTask", "no stop: a restored task is re-evaluated at the restore, and one the schedule or an override runs keeps running (PAUSE-10)")
+					return
+				}
+			}
 			if !v.Now().After(call.Add(5 * time.Second)) {
 				return
 			}

@@ -75,9 +75,9 @@ var runEnds = map[string]bool{
 var noSecondStarted = prop.Property{
 	ID:       "STATE-4/no-second-started",
 	Specs:    []string{"STATE-4", "STATE-3"},
-	Doc:      "after crashes and restores a task has one Received, and a Started only after its previous run ended (a recovered task gets none)",
+	Doc:      "after crashes and restores a task has one Received, and a Started only after its previous run ended (a recovered task gets none), and none once a job stopped while the client was down is known",
 	Faults:   []faults.Class{faults.ClientCrash, faults.DriverRecoverFailure},
-	Draw:     drawCrashes,
+	Draw:     drawCrashesStopped,
 	Liveness: 30 * time.Second,
 	Situations: []prop.Situation{
 		{Name: "recovered-running", Doc: "a task running at the crash recovered its handle: running, no Started"},
@@ -88,13 +88,28 @@ var noSecondStarted = prop.Property{
 		{Name: "several-allocs", Doc: "two allocs restored at once"},
 		{Name: "several-crashes", Doc: "a second crash and restore"},
 		{Name: "recover-failure", Doc: "RecoverTask failed for a running task: Failed Restoring Task, wait for the server"},
+		{Name: "started-again-after-restore", Doc: "a task started before a crash started again in a later incarnation (its prestart reran: no second Task Setup)"},
+		{Name: "stopped-while-down", Doc: "the job was stopped while the client was down: after the restored client contacted the servers no task starts"},
+		{Name: "recovered-not-rewritten", Doc: "a task recovered its handle at a restart with no event: its task_state not written then"},
 	},
-	New: func(scenario.Scenario) prop.Checker {
+	New: func(sc scenario.Scenario) prop.Checker {
+		stopped := newStoppedBeforeRestart(sc)
 		f := newFeed()
 		received := map[key]int{}
 		runningRun := map[key]bool{} // a Started not yet followed by a run end
+		// setUp: the crash count when the task first started after its
+		// Task Setup: task_dir's data (is_done) was stored by then, for
+		// local_state is written after each prestart hook whose state
+		// changed, before the driver start (STATE-2).
+		setUp := map[key]int{}
 		crashes := 0
 		return prop.Checks{OnSettled: func(v *prop.View) {
+			if stopped.settled(v); v.Failed() {
+				return
+			}
+			if checkNoRewrite(v); v.Failed() {
+				return
+			}
 			crashes += reachCrash(v, crashes)
 			for _, ne := range f.Next(v) {
 				switch t := ne.Event.Type; {
@@ -103,12 +118,25 @@ var noSecondStarted = prop.Property{
 						v.Violatef(ne.Key.Alloc, ne.Key.Task, "Received events", received[ne.Key], "1 (a restored task keeps its state)")
 						return
 					}
+				case t == structs.TaskSetup:
+					if _, ok := setUp[ne.Key]; ok {
+						v.Violatef(ne.Key.Alloc, ne.Key.Task, "event Task Setup", "a second one, after the task had started",
+							"none: task_dir's first build stored is_done, so later prestarts, restored ones too, re-ensure the dirs silently (AR-5, STATE-4)")
+						return
+					}
+					setUp[ne.Key] = -1
 				case t == structs.TaskStarted:
 					if runningRun[ne.Key] {
 						v.Violatef(ne.Key.Alloc, ne.Key.Task, "event Started", "a second one while the run it started had not ended", "none for a recovered task (STATE-4)")
 						return
 					}
 					runningRun[ne.Key] = true
+					switch n, ok := setUp[ne.Key]; {
+					case ok && n < 0:
+						setUp[ne.Key] = crashes
+					case ok && n < crashes:
+						v.Reach("started-again-after-restore")
+					}
 				case runEnds[t]:
 					runningRun[ne.Key] = false
 				}
