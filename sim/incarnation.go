@@ -77,7 +77,7 @@ func (w *World) startIncarnation() error {
 		Logger:             w.logger,
 		Clock:              w.clk,
 		Rand:               seeds.Stream(w.sc.Seed, fmt.Sprintf("client/%d", inc.n)),
-		StateDB:            inc.db,
+		StateDB:            w.clientDB(inc.db),
 		DriverManager:      drivers.NewRegistry(driverPort{w: w, inc: inc, d: inc.driver}),
 		CSIManager:         csiPort{w: w, inc: inc},
 		AllocDirFactory:    w.allocDirFactory(inc, allocdir.MemFactory(w.fsys, allocdir.Config{Clock: w.clk})),
@@ -107,6 +107,18 @@ func (w *World) startIncarnation() error {
 	w.srv.Connect(w.node.NodeID, w.net.Forwarder(inc.conn, inc.client))
 	return nil
 }
+
+// clientDB is the state DB handle the client is given: db itself, or
+// without its extensions (Config.UnbatchedStateDB).
+func (w *World) clientDB(db interfaces.StateDB) interfaces.StateDB {
+	if w.cfg.UnbatchedStateDB {
+		return unbatchedDB{db}
+	}
+	return db
+}
+
+// unbatchedDB offers only the methods of interfaces.StateDB.
+type unbatchedDB struct{ interfaces.StateDB }
 
 // Crash crashes the running client. A process death cuts every external
 // effect at once, so first: it persists nothing more (its DB handle is
