@@ -28,16 +28,7 @@ var restartCallResult = prop.Property{
 		faults.DriverStopHang, faults.ClientCrash, faults.DriverStopFailure},
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		sc := scenario.DrawWith(d, scenario.Options{MinDuration: 2 * time.Minute, MaxDuration: 4 * time.Minute, MaxCalls: 2, Exclude: env.Exclude()})
-		var tasks []string
-		var allocs []string
-		for _, ja := range sc.Jobs {
-			for _, tg := range ja.Job.TaskGroups {
-				allocs = append(allocs, ja.Job.ID+"."+tg.Name+"[0]")
-				for _, t := range tg.Tasks {
-					tasks = append(tasks, t.Name)
-				}
-			}
-		}
+		allocs, tasks := firstAllocs(sc)
 		if len(allocs) == 0 {
 			return sc
 		}
@@ -46,7 +37,7 @@ var restartCallResult = prop.Property{
 		// such task runner) or to an alloc that should not run.
 		for i := 0; i < d.IntRange("restart calls", 2, 6); i++ {
 			sc.Calls = append(sc.Calls, scenario.Call{At: scenario.Duration(d.Duration("restart at", time.Second, sc.Duration.D()-time.Second, 100*time.Millisecond)),
-				Op: scenario.OpRestart, Alloc: prop.Pick(d, "restart alloc", allocs), Task: prop.Pick(d, "restart task", tasks)})
+				Op: scenario.OpRestart, Alloc: prop.Pick(d, "restart alloc", allocs), Task: prop.Pick(d, "restart task", tasks).Name})
 		}
 		slices.SortStableFunc(sc.Calls, func(a, b scenario.Call) int { return cmp.Compare(a.At, b.At) })
 		return sc
