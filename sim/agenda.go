@@ -168,6 +168,10 @@ func (w *World) call(c scenario.Call) {
 			err = w.srv.EvictAlloc(allocID)
 			break
 		}
+		if c.Op == scenario.OpGCAlloc {
+			err = w.srv.GCAlloc(allocID)
+			break
+		}
 		res, err = w.allocCall(c, allocID)
 	}
 	res.Error = errString(err)

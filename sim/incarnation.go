@@ -77,7 +77,7 @@ func (w *World) startIncarnation() error {
 		Logger:             w.logger,
 		Clock:              w.clk,
 		Rand:               seeds.Stream(w.sc.Seed, fmt.Sprintf("client/%d", inc.n)),
-		StateDB:            inc.db,
+		StateDB:            w.clientDB(inc.db),
 		DriverManager:      drivers.NewRegistry(driverPort{w: w, inc: inc, d: inc.driver}),
 		CSIManager:         csiPort{w: w, inc: inc},
 		AllocDirFactory:    w.allocDirFactory(inc, allocdir.MemFactory(w.fsys, allocdir.Config{Clock: w.clk})),
@@ -107,6 +107,18 @@ func (w *World) startIncarnation() error {
 	w.srv.Connect(w.node.NodeID, w.net.Forwarder(inc.conn, inc.client))
 	return nil
 }
+
+// clientDB is the state DB handle the client is given: db itself, or
+// without its extensions (Config.UnbatchedStateDB).
+func (w *World) clientDB(db interfaces.StateDB) interfaces.StateDB {
+	if w.cfg.UnbatchedStateDB {
+		return unbatchedDB{db}
+	}
+	return db
+}
+
+// unbatchedDB offers only the methods of interfaces.StateDB.
+type unbatchedDB struct{ interfaces.StateDB }
 
 // Crash crashes the running client. A process death cuts every external
 // effect at once, so first: it persists nothing more (its DB handle is
@@ -140,8 +152,28 @@ func (w *World) Crash() error {
 }
 
 // Restart starts a new client incarnation after a crash; it restores from
-// the state DB (STATE-3).
-func (w *World) Restart() error { return w.startIncarnation() }
+// the state DB (STATE-3). First the plan's alloc_dir_loss removes the
+// directories of the node's allocs it decides to lose, as a wiped data
+// dir would: their runners' Restore fails.
+func (w *World) Restart() error {
+	w.loseAllocDirs()
+	return w.startIncarnation()
+}
+
+// loseAllocDirs removes the alloc dirs the plan's alloc_dir_loss decides
+// (one decision per alloc placed on the node, traced as a fault), through
+// the alloc dir implementation itself and outside any incarnation: no
+// runner's port call.
+func (w *World) loseAllocDirs() {
+	dirs := allocdir.MemFactory(w.fsys, allocdir.Config{Clock: w.clk})
+	for _, id := range w.srv.NodeAllocIDs(w.node.NodeID) {
+		if w.inj.AllocDirLoss(id) {
+			if err := dirs(id).Destroy(); err != nil {
+				w.violation("sim: alloc_dir_loss of %s: %v", id, err)
+			}
+		}
+	}
+}
 
 // reopenDB closes the incarnation's DB handle and opens the storage again
 // for the next one.

@@ -56,6 +56,12 @@ type Config struct {
 	// Hold says which injected calls the world holds and releases one at
 	// a time (see Hold); zero means DefaultHold.
 	Hold Hold
+	// UnbatchedStateDB hands each client incarnation its state DB as a
+	// plain interfaces.StateDB, without impl/state's extensions (Batch,
+	// the alloc runner's frozen puts), as a state DB of the client's user's
+	// own would be: the client's 60 s snapshot then writes alloc by alloc.
+	// The storage and what is traced are the same.
+	UnbatchedStateDB bool
 }
 
 // Hold is a set of injection points whose calls the world holds at its

@@ -91,13 +91,14 @@ func (c *Client) reportFailed(alloc *structs.Allocation, err error) {
 }
 
 // goDestroy calls Destroy in a goroutine the client owns; the runner stays
-// in the retiring set, so that Shutdown can stop it, until Destroy returns.
+// retiring, so that Shutdown waits for it, until DestroyCh closes (AR-1).
 func (c *Client) goDestroy(ar interfaces.AllocRunner, key uint64) {
 	c.runs.Add(1)
 	go func() {
 		defer c.runs.Done()
 		defer c.runners.release(key)
 		ar.Destroy()
+		<-ar.DestroyCh()
 	}()
 }
 

@@ -26,6 +26,7 @@ const (
 	ClockJump            Class = "clock_jump"
 	DriverStopFailure    Class = "driver_stop_failure"
 	NodeDisconnect       Class = "node_disconnect"
+	AllocDirLoss         Class = "alloc_dir_loss"
 )
 
 // Parameter names, as printed.
@@ -61,6 +62,10 @@ type classInfo struct {
 	applies  func(Shape) bool
 	// what says what the class does, for Describe.
 	what string
+	// unswarmed classes are never switched on by Draw (the generator):
+	// only a property's own draw adds them, so that they neither change
+	// the generator's draws nor reach properties that do not model them.
+	unswarmed bool
 }
 
 func anyTask(s Shape) bool    { return s.Tasks > 0 }
@@ -102,6 +107,8 @@ var classes = map[Class]classInfo{
 		what: "StopTask fails before sending any signal"},
 	NodeDisconnect: {timed: true, required: []string{ParamAt, ParamFor}, applies: longEnough,
 		what: "the servers lose the node at at: they cannot reach each other for for, and its allocs are marked unknown"},
+	AllocDirLoss: {required: []string{ParamRate}, optional: perCall, applies: anyCrash, unswarmed: true,
+		what: "an alloc's directory is gone when the client restarts after a crash (its data dir was wiped): the runner's Restore fails (STATE-3 (4))"},
 }
 
 // Classes returns every class in drawing order (a class added later comes
@@ -111,9 +118,13 @@ func Classes() []Class {
 		DriverStartDelay, DriverStartFailure, DriverExit, DriverStopHang,
 		ClientCrash, DriverRecoverFailure, CSIMountLatency, CSIMountFailure,
 		StateDBWriteFailure, RPCLatency, RPCFailure, RPCPartition, ClockJump,
-		DriverStopFailure, NodeDisconnect,
+		DriverStopFailure, NodeDisconnect, AllocDirLoss,
 	}
 }
+
+// Swarmed reports whether Draw may switch the class on; an unswarmed one
+// is added only by a property's own draw.
+func (c Class) Swarmed() bool { return !classes[c].unswarmed }
 
 // Known reports whether c is a class.
 func (c Class) Known() bool {

@@ -9,7 +9,8 @@ import (
 // Draw draws a plan for a scenario of shape s, swarm-style: for each
 // class that applies, in Classes order, d first decides whether the class
 // is switched on for this run, then its parameters; timed classes get one
-// or two instants within the run. Roughly half the per-call faults heal
+// or two instants within the run; an unswarmed class is never drawn (and
+// draws nothing). Roughly half the per-call faults heal
 // before the end of the run (Until), so convergence can be checked.
 func Draw(d seeds.Drawer, s Shape) Plan {
 	var p Plan
@@ -18,7 +19,7 @@ func Draw(d seeds.Drawer, s Shape) Plan {
 		if c == DriverRecoverFailure {
 			s.Crashes = len(p.Of(ClientCrash))
 		}
-		if !c.Applies(s) || !d.Bool("swarm "+string(c)) {
+		if !c.Swarmed() || !c.Applies(s) || !d.Bool("swarm "+string(c)) {
 			continue
 		}
 		if c.Timed() {

@@ -31,6 +31,7 @@ func TestFaultPrintParse(t *testing.T) {
 		{Fault{Class: ClockJump, At: 0, For: 2 * time.Hour}, "clock_jump at=0s for=2h0m0s"},
 		{Fault{Class: DriverStopFailure, Rate: 1}, "driver_stop_failure rate=1"},
 		{Fault{Class: NodeDisconnect, At: 2 * time.Minute, For: 45 * time.Second}, "node_disconnect at=2m0s for=45s"},
+		{Fault{Class: AllocDirLoss, Rate: 0.5}, "alloc_dir_loss rate=0.5"},
 	}
 	must.EqOp(t, len(Classes()), len(cases), must.Sprint("one case per class"))
 	for _, c := range cases {

@@ -174,6 +174,16 @@ func (in *Injector) CSIMount(allocID, alias string) (time.Duration, error) {
 	return latency, nil
 }
 
+// AllocDirLoss decides whether allocID's directory is gone when the
+// client restarts after a crash (one decision per alloc and restart).
+func (in *Injector) AllocDirLoss(allocID string) bool {
+	if _, _, ok := in.hit(AllocDirLoss, allocID); ok {
+		in.fireAt(Fired{Class: AllocDirLoss, Key: allocID, Alloc: allocID, Detail: "alloc dir removed"})
+		return true
+	}
+	return false
+}
+
 // exitResult draws how an injected exit ends: half the time a non-zero
 // code, else a signal.
 func exitResult(r *rand.Rand) (code, signal int, detail string) {

@@ -26,7 +26,10 @@
 //	restart              ClientAllocations.Restart: Task restarted in place
 //	                     (AR-1's RestartTask; Task empty: RestartRunning),
 //	                     `Restart Signaled`, no restart attempt used
+//	gc_alloc             the servers garbage-collect the alloc if it is
+//	                     terminal (server- and client-terminal): it leaves
+//	                     its node's alloc list, and the client destroys it
 //
-// The generator draws every op but restart (swarm.go); the properties
-// that need restarts add them to their scenarios.
+// The generator draws every op but restart and gc_alloc (swarm.go); the
+// properties that need them add them to their scenarios.
 package scenario

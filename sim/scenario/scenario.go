@@ -77,15 +77,16 @@ const (
 	OpEvictAlloc     Op = "evict_alloc"
 	OpUpdateSchedule Op = "update_schedule"
 	OpRestart        Op = "restart"
+	OpGCAlloc        Op = "gc_alloc"
 )
 
 // Ops lists every operation.
-func Ops() []Op { return append(swarmOps(), OpRestart) }
+func Ops() []Op { return append(swarmOps(), OpRestart, OpGCAlloc) }
 
 // swarmOps are the operations the generator draws (swarm.go). Restart
-// (AR-1's RestartTask and RestartRunning) is not among them: the
-// properties that need it draw it themselves, so that the generated
-// scenarios every other property reads stay as they were.
+// (AR-1's RestartTask and RestartRunning) and gc_alloc are not among
+// them: the properties that need them draw them themselves, so that the
+// generated scenarios every other property reads stay as they were.
 func swarmOps() []Op {
 	return []Op{OpPause, OpRun, OpResume, OpGetPause, OpSignal, OpStopJob, OpEvictAlloc, OpUpdateSchedule}
 }
@@ -109,7 +110,7 @@ type Call struct {
 	At Duration `json:"At"`
 	Op Op       `json:"Op"`
 	// Alloc names the alloc ("<job>.<group>[<i>]") of pause, run, resume,
-	// get_pause, signal, evict_alloc and restart.
+	// get_pause, signal, evict_alloc, restart and gc_alloc.
 	Alloc string `json:"Alloc,omitempty"`
 	// Job names the job of stop_job and update_schedule.
 	Job string `json:"Job,omitempty"`
@@ -200,7 +201,7 @@ func (s Scenario) Validate() error {
 
 func (s Scenario) validateCall(c Call) error {
 	switch c.Op {
-	case OpPause, OpRun, OpResume, OpGetPause, OpSignal, OpEvictAlloc, OpRestart:
+	case OpPause, OpRun, OpResume, OpGetPause, OpSignal, OpEvictAlloc, OpRestart, OpGCAlloc:
 		if c.Alloc == "" {
 			return errors.New("no alloc name")
 		}

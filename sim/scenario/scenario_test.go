@@ -154,8 +154,9 @@ func TestOps(t *testing.T) {
 	must.Eq(t, structs.TaskScheduleStateScheduleResume, OpResume.ScheduleState())
 	must.Eq(t, structs.TaskScheduleState(""), OpSignal.ScheduleState())
 	must.Eq(t, structs.TaskScheduleState(""), OpRestart.ScheduleState())
-	must.SliceLen(t, 9, Ops())
+	must.SliceLen(t, 10, Ops())
 	must.SliceNotContains(t, swarmOps(), OpRestart, must.Sprint("the generator draws no restarts"))
+	must.SliceNotContains(t, swarmOps(), OpGCAlloc, must.Sprint("the generator draws no alloc GC"))
 	must.NoError(t, Scenario{Name: "r", Start: time.Unix(0, 0), Duration: Duration(time.Minute),
 		Calls: []Call{{Op: OpRestart, Alloc: "web.g[0]"}}}.Validate())
 }

@@ -137,6 +137,32 @@ func (s *Server) StopAlloc(id string, newEvalID func() string) (records.Eval, ui
 	return ev, idx, nil
 }
 
+// GCAlloc garbage-collects alloc id as Nomad's servers do a terminal
+// alloc: one no longer desired to run (stop or evict) whose client status
+// is terminal leaves its node's alloc list (and bumps the node's index),
+// so the node's next Node.GetClientAllocs no longer lists it and its
+// client destroys its runner. Its record stays readable (Alloc,
+// GetAllocs, History, the job's allocs) for the rest of the run. A
+// non-terminal alloc is left alone; an unknown one is an error wrapping
+// ErrAllocNotFound.
+func (s *Server) GCAlloc(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.allocs[id]
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrAllocNotFound, id)
+	}
+	ids := s.byNode[a.NodeID]
+	i := slices.Index(ids, id)
+	if !a.ServerTerminal() || !a.ClientTerminal() || i < 0 {
+		return nil
+	}
+	s.byNode[a.NodeID] = slices.Delete(slices.Clone(ids), i, i+1)
+	idx := s.bump(a.NodeID)
+	s.emit(trace.KindJob, a.ID, "gc_alloc", "", map[string]any{"job": a.JobID, "index": idx})
+	return nil
+}
+
 // JobRecords returns copies of the registered jobs whose ID starts with
 // prefix, sorted by ID.
 func (s *Server) JobRecords(prefix string) []*records.Job {

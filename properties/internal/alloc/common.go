@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
@@ -17,6 +18,18 @@ type (
 )
 
 func newFeed() *prop.EventFeed { return prop.NewEventFeed() }
+
+// firstAllocs names the first alloc of every group of sc's jobs
+// ("<job>.<group>[0]", as API calls name them) and lists every task.
+func firstAllocs(sc scenario.Scenario) (allocs []string, tasks []*structs.Task) {
+	for _, ja := range sc.Jobs {
+		for _, tg := range ja.Job.TaskGroups {
+			tasks = append(tasks, tg.Tasks...)
+			allocs = append(allocs, fmt.Sprintf("%s.%s[0]", ja.Job.ID, tg.Name))
+		}
+	}
+	return allocs, tasks
+}
 
 // groupOf is alloc id's job and task group (the server's), or nils.
 func groupOf(v *prop.View, id string) (*structs.Job, *structs.TaskGroup) {

@@ -194,14 +194,7 @@ var eventMessagesExact = prop.Property{
 // attempts), recoveries that fail after a crash (Failed Restoring Task)
 // and a node the servers lose for a while (Reconnected, AR-1).
 func drawEventSources(d *prop.Drawer, env prop.Env, sc *scenario.Scenario) {
-	var tasks []*structs.Task
-	var allocs []string
-	for _, ja := range sc.Jobs {
-		for _, tg := range ja.Job.TaskGroups {
-			tasks = append(tasks, tg.Tasks...)
-			allocs = append(allocs, fmt.Sprintf("%s.%s[0]", ja.Job.ID, tg.Name))
-		}
-	}
+	allocs, tasks := firstAllocs(*sc)
 	if d.IntRange("exit messages", 0, 2) == 0 {
 		for _, t := range tasks {
 			if t.Config["run_for"] != nil {

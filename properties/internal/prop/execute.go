@@ -107,7 +107,8 @@ func execute(rc RunConfig, budget *budgetWatch) (out Outcome) {
 	if rc.FreeRunning {
 		hold = sim.HoldNone
 	}
-	w, err := sim.New(sim.Config{Scenario: sc, Factory: rc.Factory, Hold: hold})
+	unbatched := p.Unbatched != nil && p.Unbatched(sc)
+	w, err := sim.New(sim.Config{Scenario: sc, Factory: rc.Factory, Hold: hold, UnbatchedStateDB: unbatched})
 	if err != nil {
 		out.Harness = fmt.Errorf("property %s drew a scenario the world refuses: %w", p.ID, err)
 		return out

@@ -40,6 +40,9 @@ type Property struct {
 	Draw func(d *Drawer, env Env) scenario.Scenario
 	// Hold is the world's hold set; zero means sim.DefaultHold.
 	Hold sim.Hold
+	// Unbatched, if set, reports whether a run of sc hands the client a
+	// state DB without impl/state's extensions (sim.Config.UnbatchedStateDB).
+	Unbatched func(sc scenario.Scenario) bool
 	// Liveness, if positive, is how long the world runs on after the
 	// scenario's end once every fault healed (World.Heal), still checked,
 	// before Final.

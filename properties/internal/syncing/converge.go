@@ -58,6 +58,7 @@ var converges = prop.Property{
 		{Name: "changed-after-heal", Doc: "an alloc's state changed in the liveness phase"},
 		{Name: "failures-to-the-end", Doc: "RPC failures drawn for the whole scenario, up to the healing"},
 		{Name: "partition-healed", Doc: "a partition in the run, healed"},
+		{Name: "unknown-at-heal", Doc: "an alloc placed on the node of which the client had pushed no state when the faults healed (its pulls failed)"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		c := &convergeChecker{pushed: map[string][]pushedState{}}
@@ -74,7 +75,8 @@ type pushedState struct {
 type convergeChecker struct {
 	pushed map[string][]pushedState // alloc → the distinct states the runner pushed, in order
 	ids    []string                 // allocs in the order first seen (sorted per instant)
-	healed bool                     // the liveness phase was seen (situations only)
+	healed bool                     // the liveness phase was seen
+	placed []string                 // the allocs the server placed on the node when the faults healed
 	read   readAllocs
 }
 
@@ -106,6 +108,12 @@ func (c *convergeChecker) settled(v *prop.View) {
 // stood.
 func (c *convergeChecker) reachHeal(v *prop.View) {
 	srv := v.World.Server()
+	c.placed = srv.NodeAllocIDs(v.World.NodeID())
+	for _, id := range c.placed {
+		if len(c.pushed[id]) == 0 {
+			v.Reach("unknown-at-heal")
+		}
+	}
 	for _, id := range c.ids {
 		h := c.pushed[id]
 		got := srv.History(id, 0)
@@ -141,6 +149,17 @@ func (c *convergeChecker) reachHeal(v *prop.View) {
 func (c *convergeChecker) final(v *prop.View) {
 	cutoff := v.Now().Add(-settleTime)
 	srv := v.World.Server()
+	// An alloc placed on the node before the faults healed reaches the
+	// client once they have: it runs every alloc placed on it (SCOPE-1),
+	// whose runner's first state (AR-6: Received, pending) is pushed and
+	// synced like any other. A client that stops pulling after a failed
+	// pull never learns of it.
+	for _, id := range c.placed {
+		if len(c.pushed[id]) == 0 && len(srv.History(id, 0)) == 0 {
+			v.Violatef(id, "", "client state of an alloc placed on the node before the faults healed, a minute after healing", "none (the client never ran it)", "one, pushed and received by the server")
+			return
+		}
+	}
 	for _, id := range c.ids {
 		h := c.pushed[id]
 		// The state that was the latest at the cutoff, and every later one.
