@@ -29,6 +29,6 @@
 // reflective copier per type, built once. (Replies shared with the
 // server uncopied, and copiers written by hand for jobs and task events,
 // were dropped in issue 25: once the alloc pull fetched only what changed
-// they saved under 2 % of the bytes allocated and no measurable CPU;
-// NOTE-25.md.)
+// they saved under 2 % of the bytes allocated and no measurable CPU,
+// as measured in issue 25's closing note.)
 package transport
