@@ -181,6 +181,12 @@ func (tr *TaskRunner) stopRun(run *driverRun) error {
 	signal := task.EffectiveKillSignal()
 	var err error
 	for i := range status.KillAttempts {
+		if i > 0 && tr.liveRun() != run {
+			// The run ended between two attempts: what the stop was for.
+			// Every run of the task has the same driver task ID, so a
+			// retry would stop the next one.
+			return nil
+		}
 		err = run.driver.StopTask(run.taskID, timeout, signal)
 		if err == nil || errors.Is(err, drivers.ErrTaskNotFound) {
 			return nil

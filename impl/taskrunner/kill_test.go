@@ -1,6 +1,7 @@
 package taskrunner
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"testing/synctest"
@@ -189,5 +190,40 @@ func TestShutdownBeforeRun(t *testing.T) {
 		go tr.Run()
 		<-tr.WaitCh()
 		must.SliceEmpty(t, h.ops())
+	})
+}
+
+// TestStopRetryEndsWithItsRun: a stop's retries are for the run it
+// stops. A restart whose StopTask keeps failing, on a task that exits on
+// its own meanwhile and runs again, retries no more: the next run has the
+// same driver task ID, and a retry would stop it (found by
+// AR-1/restart-call-result seed 4966600378568966029: the fourth attempt
+// stopped the new run, counted as a policy restart).
+func TestStopRetryEndsWithItsRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, policy(3, time.Hour, time.Second, "delay"),
+			newTask(map[string]any{"run_for": "10s"}))
+		var stops []time.Duration
+		failing := true
+		h.newDriver(&faults{stop: func(string) mock.StopFault {
+			if !failing {
+				return mock.StopFault{}
+			}
+			stops = append(stops, h.clk.Now().Sub(t0))
+			return mock.StopFault{Err: errors.New("plugin gone")}
+		}})
+		tr := h.start()
+		h.advance(2 * time.Second)
+		errCh := make(chan error, 1)
+		go func() {
+			errCh <- tr.Restart(context.Background(), structs.NewTaskEvent(structs.TaskRestartSignal, h.clk.Now()), false)
+		}()
+		for range 40 { // past every retry the stop would make (5 s, 20 s, 80 s, 120 s)
+			h.advance(5 * time.Second)
+		}
+		must.NoError(t, <-errCh) // the run ended: what the stop was for
+		must.Eq(t, []time.Duration{2 * time.Second, 7 * time.Second}, stops)
+		failing = false // let the kill through so the bubble drains
+		must.NoError(t, h.kill(tr))
 	})
 }
