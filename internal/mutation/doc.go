@@ -8,7 +8,7 @@
 //
 // Usage:
 //
-//	go run ./internal/mutation [-sample N -seed S] [-checks N] [-list]
+//	go run ./internal/mutation [-sample N -seed S] [-only REGEXP] [-checks N] [-list]
 //	    [-parallel N] [-timeout D] [-resume FILE] [-report FILE]
 //
 // # Mutants

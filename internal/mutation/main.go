@@ -7,11 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,6 +48,7 @@ type options struct {
 	sample, parallel, checks, estimate int
 	seed                               uint64
 	list, logs, rejudge, race          bool
+	only                               string
 	timeout                            time.Duration
 	report, results, resume, equiv     string
 	pkgs, tests, suite, goCmd          string
@@ -58,6 +61,7 @@ func parseFlags(args []string, stderr io.Writer) (options, bool) {
 	fl.SetOutput(stderr)
 	fl.IntVar(&o.sample, "sample", 0, "judge `N` mutants drawn with -seed (those that compile); 0: every mutant")
 	fl.Uint64Var(&o.seed, "seed", 1, "the draw's `seed` (-sample)")
+	fl.StringVar(&o.only, "only", "", "judge only the mutants whose ID matches `regexp` (of every mutant generated, or of the -sample draw); the verdicts are printed, and the results and report are written only where -results and -report say")
 	fl.BoolVar(&o.list, "list", false, "print the selected mutants (ID and diff) and exit, judging none")
 	fl.IntVar(&o.checks, "checks", 0, "scenarios per property, -allocsim.checks (`N`; 0: the suite's default)")
 	fl.DurationVar(&o.timeout, "timeout", 0, "kill a mutant's suite run after `D` real time: a TIMEOUT (0: 10 times the unmutated run, at least 1m)")
@@ -155,6 +159,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return err
 	}
 	sel := selectMutants(ms, o.sample, o.seed, valid)
+	if o.only != "" {
+		re, err := regexp.Compile(o.only)
+		if err != nil {
+			return fail("-only: %v", err)
+		}
+		sel.Judged = slices.DeleteFunc(sel.Judged, func(i int) bool { return !re.MatchString(ms[i].ID()) })
+		maps.DeleteFunc(sel.Invalid, func(i int, _ string) bool { return !re.MatchString(ms[i].ID()) })
+		if len(sel.Judged) == 0 {
+			return fail("-only %q matches no mutant that compiles", o.only)
+		}
+	}
 	if o.list {
 		for _, i := range sel.Judged {
 			fmt.Fprintf(stdout, "%s\t%s\n", ms[i].ID(), ms[i].Diff())
@@ -175,6 +190,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	j := &judge{goCmd: o.goCmd, root: root, pkg: o.suite, tests: o.tests, checks: o.checks, buildTimeout: 15 * time.Minute}
 	resultsPath := abs("results", o.results)
+	if o.only != "" && !o.set["results"] && o.resume == "" {
+		resultsPath = "" // -only: verdicts to the terminal alone
+	}
 	var prev *Run
 	if o.resume != "" {
 		resultsPath = abs("resume", o.resume)
@@ -354,6 +372,12 @@ feed:
 	generated := map[string]bool{}
 	for _, m := range ms {
 		generated[m.ID()] = true
+	}
+	if o.only != "" && !o.set["report"] {
+		for _, res := range r.Results {
+			fmt.Fprintf(stdout, "%s\t%s\t%s %s\n", res.ID, res.Status, strings.Join(res.By, "; "), res.Detail)
+		}
+		return exitOK
 	}
 	report := renderReport(reportInput{Run: r, Annotations: ann, Generated: generated, EstimateFor: o.estimate, Parallel: o.parallel})
 	if err := os.MkdirAll(filepath.Dir(abs("report", o.report)), 0o755); err != nil {

@@ -69,6 +69,9 @@ func loadRun(path string) (*Run, error) {
 
 // save writes r to path atomically (a temporary file renamed over it).
 func (r *Run) save(path string) error {
+	if path == "" {
+		return nil // -only without -results
+	}
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
