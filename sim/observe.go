@@ -86,7 +86,6 @@ func (w *World) observe(u updaterTap, a *structs.Allocation) {
 		}
 		return
 	}
-	c := a.CopySkipJob()
 	now := w.now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -95,6 +94,9 @@ func (w *World) observe(u updaterTap, a *structs.Allocation) {
 		o = &observedAlloc{}
 		w.observed[a.ID] = o
 	}
+	// The world never changes its copies, so the new one shares what is
+	// unchanged since the last push with it.
+	c := a.CopySkipJobReusing(o.latest)
 	if !o.dirty {
 		w.dirty = append(w.dirty, a.ID)
 	}
