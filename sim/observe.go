@@ -14,9 +14,10 @@ import (
 // last written to the trace.
 type observedAlloc struct {
 	latest *structs.Allocation
-	// handed is the copy of latest ClientAllocs hands out, made at the
-	// first call after latest changed (nil: none yet).
-	handed *structs.Allocation
+	// handed is the copy of handedOf ClientAllocs hands out, made at its
+	// first call after latest changed (nil: none yet), sharing what is
+	// unchanged with the copy it replaces.
+	handed, handedOf *structs.Allocation
 	dirty  bool
 	traced *structs.Allocation
 	// stamps is what the DET-1 stamp check saw of it (stamps.go).
@@ -100,7 +101,7 @@ func (w *World) observe(u updaterTap, a *structs.Allocation) {
 	if !o.dirty {
 		w.dirty = append(w.dirty, a.ID)
 	}
-	o.latest, o.handed, o.dirty = c, nil, true
+	o.latest, o.dirty = c, true
 	w.checkStamps(&o.stamps, c, pushStamps{now: now, incStart: u.started, runStart: w.sc.Start, inc: inc.n})
 }
 
