@@ -97,12 +97,13 @@ func (w *World) observe(u updaterTap, a *structs.Allocation) {
 	}
 	// The world never changes its copies, so the new one shares what is
 	// unchanged since the last push with it.
-	c := a.CopySkipJobReusing(o.latest)
+	prev := o.latest
+	c := a.CopySkipJobReusing(prev)
 	if !o.dirty {
 		w.dirty = append(w.dirty, a.ID)
 	}
 	o.latest, o.dirty = c, true
-	w.checkStamps(&o.stamps, c, pushStamps{now: now, incStart: u.started, runStart: w.sc.Start, inc: inc.n})
+	w.checkStamps(&o.stamps, c, prev, pushStamps{now: now, incStart: u.started, runStart: w.sc.Start, inc: inc.n})
 }
 
 // traceStates writes what changed in each pushed alloc since it was last
