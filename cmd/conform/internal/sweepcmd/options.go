@@ -44,7 +44,7 @@ func newFlags(name string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.profile, "profile", "", "suite `profile`: full or client-communication (default: the runner's own)")
 	fs.StringVar(&o.allocsim, "allocsim", "", "the allocsim module's source `DIR` the runner is built from (default: found with go list)")
 	fs.StringVar(&o.artifacts, "artifacts", "", "keep failing runs' traces and scenarios in `DIR` (default: a temporary directory, removed)")
-	fs.IntVar(&o.parallel, "parallel", 0, "chunks checked at once (each takes a share of the CPUs: a test process per shard of its properties; default: as many as CPUs, at most the sweep's chunks)")
+	fs.IntVar(&o.parallel, "parallel", 1, "chunks checked at once (each takes a share of the CPUs: a test process per shard of its properties)")
 	return fs
 }
 
@@ -62,8 +62,8 @@ func (o options) resolve() (target, error) {
 	switch {
 	case o.chunk < 1:
 		return target{}, cli.Usagef("--chunk %d: want at least 1 seed", o.chunk)
-	case o.parallel < 0:
-		return target{}, cli.Usagef("--parallel %d: want at least 1 (0: the default)", o.parallel)
+	case o.parallel < 1:
+		return target{}, cli.Usagef("--parallel %d: want at least 1", o.parallel)
 	case o.profile != "" && !slices.Contains(runners.Profiles(), o.profile):
 		return target{}, cli.Usagef("--profile %q: want full or client-communication", o.profile)
 	}

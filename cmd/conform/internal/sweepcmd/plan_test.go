@@ -132,19 +132,3 @@ func TestRefreshCoverage(t *testing.T) {
 	must.Eq(t, Set{{1, 2}, {7, 10}}, f.Gaps)
 	must.EqOp(t, 2, f.Totals.Searching)
 }
-
-func TestAutoParallel(t *testing.T) {
-	for _, tc := range []struct {
-		seeds, chunk uint64
-		cpus, want   int
-	}{
-		{200, 200, 2, 1},     // one chunk: split across both CPUs
-		{201, 200, 2, 2},     // two chunks side by side
-		{10000, 200, 2, 2},   // a chunk per CPU
-		{10000, 200, 64, 50}, // no more than the chunks
-		{5, 200, 1, 1},
-		{1, 1, 0, 1},
-	} {
-		must.EqOp(t, tc.want, autoParallel(tc.seeds, tc.chunk, tc.cpus), must.Sprintf("%+v", tc))
-	}
-}

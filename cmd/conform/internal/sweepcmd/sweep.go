@@ -194,9 +194,6 @@ func (c Config) sweep(ctx context.Context, t target, o options, stderr io.Writer
 		return cli.Tool(err)
 	}
 	defer bins.Close()
-	if o.parallel == 0 {
-		o.parallel = autoParallel(scope.Len(), o.chunk, runtime.NumCPU())
-	}
 	s := &sweeper{c: c, t: t, size: o.chunk, stderr: stderr, start: time.Now(), cursor: scope.From,
 		plan: suiterun.Plan{
 			Targets:    []suiterun.Target{{Name: f.Runner, Builtin: true, Profile: f.Profile}},
@@ -234,19 +231,6 @@ func (c Config) sweep(ctx context.Context, t target, o options, stderr io.Writer
 		return cli.Tool(fmt.Errorf("interrupted: continue with --resume %s", t.path))
 	}
 	return nil
-}
-
-// autoParallel is --parallel's default for a sweep of seeds seeds in
-// chunks of chunk on cpus CPUs: a chunk per CPU, each one test process
-// (suiterun splits a chunk only across its share of the CPUs), when
-// there are chunks enough. A chunk split into shards ends with its
-// slowest shard while the other CPUs idle, at every chunk (the
-// properties' costs differ tenfold); whole chunks side by side keep
-// every CPU busy until the last. A sweep of fewer chunks than CPUs
-// checks them all at once, each split across its share.
-func autoParallel(seeds, chunk uint64, cpus int) int {
-	chunks := (seeds + chunk - 1) / max(chunk, 1)
-	return int(max(min(uint64(max(cpus, 1)), chunks), 1))
 }
 
 // work checks chunks until none is left or the sweep stops.
