@@ -18,8 +18,8 @@ type observedAlloc struct {
 	// first call after latest changed (nil: none yet), sharing what is
 	// unchanged with the copy it replaces.
 	handed, handedOf *structs.Allocation
-	dirty  bool
-	traced *structs.Allocation
+	dirty            bool
+	traced           *structs.Allocation
 	// stamps is what the DET-1 stamp check saw of it (stamps.go).
 	stamps allocStamps
 	// runner is the newest runner built for it (runners.go).
