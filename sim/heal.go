@@ -52,8 +52,8 @@ func (w *World) ClientAllocs() []*structs.Allocation {
 		if o.latest == nil {
 			continue
 		}
-		if o.handed == nil {
-			o.handed = o.latest.CopySkipJob()
+		if o.handedOf != o.latest {
+			o.handed, o.handedOf = o.latest.CopySkipJobReusing(o.handed), o.latest
 		}
 		out = append(out, o.handed)
 	}

@@ -38,6 +38,11 @@ func leftGoroutines(id string) (total int, groups []string) {
 		return -1, nil
 	}
 	want := `"` + incarnationLabel + `":"` + id + `"`
+	if !bytes.Contains(buf.Bytes(), []byte(want)) {
+		// No goroutine carries the label (a clean shutdown): nothing to
+		// describe.
+		return 0, nil
+	}
 	count, mine := 0, false
 	var frames, entries []string
 	var creators map[string]string

@@ -14,11 +14,12 @@ import (
 // last written to the trace.
 type observedAlloc struct {
 	latest *structs.Allocation
-	// handed is the copy of latest ClientAllocs hands out, made at the
-	// first call after latest changed (nil: none yet).
-	handed *structs.Allocation
-	dirty  bool
-	traced *structs.Allocation
+	// handed is the copy of handedOf ClientAllocs hands out, made at its
+	// first call after latest changed (nil: none yet), sharing what is
+	// unchanged with the copy it replaces.
+	handed, handedOf *structs.Allocation
+	dirty            bool
+	traced           *structs.Allocation
 	// stamps is what the DET-1 stamp check saw of it (stamps.go).
 	stamps allocStamps
 	// runner is the newest runner built for it (runners.go).
@@ -86,7 +87,6 @@ func (w *World) observe(u updaterTap, a *structs.Allocation) {
 		}
 		return
 	}
-	c := a.CopySkipJob()
 	now := w.now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -95,11 +95,15 @@ func (w *World) observe(u updaterTap, a *structs.Allocation) {
 		o = &observedAlloc{}
 		w.observed[a.ID] = o
 	}
+	// The world never changes its copies, so the new one shares what is
+	// unchanged since the last push with it.
+	prev := o.latest
+	c := a.CopySkipJobReusing(prev)
 	if !o.dirty {
 		w.dirty = append(w.dirty, a.ID)
 	}
-	o.latest, o.handed, o.dirty = c, nil, true
-	w.checkStamps(&o.stamps, c, pushStamps{now: now, incStart: u.started, runStart: w.sc.Start, inc: inc.n})
+	o.latest, o.dirty = c, true
+	w.checkStamps(&o.stamps, c, prev, pushStamps{now: now, incStart: u.started, runStart: w.sc.Start, inc: inc.n})
 }
 
 // traceStates writes what changed in each pushed alloc since it was last

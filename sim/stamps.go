@@ -95,14 +95,18 @@ type pushStamps struct {
 }
 
 // checkStamps checks the new stamps of pushed alloc a against what the
-// world saw of it (s) and remembers them. Called with w.mu held.
-func (w *World) checkStamps(s *allocStamps, a *structs.Allocation, p pushStamps) {
+// world saw of it (s) and remembers them. Called with w.mu held. prev is
+// the world's copy of the alloc's previous push (nil: none): a task state
+// a shares with it (CopySkipJobReusing shares only a state equal in every
+// field) was checked and remembered as it is at that push, so checking it
+// again finds nothing new and changes nothing; it is skipped.
+func (w *World) checkStamps(s *allocStamps, a, prev *structs.Allocation, p pushStamps) {
 	if s.tasks == nil {
 		s.tasks = map[string]*taskStamps{}
 	}
 	for _, name := range structs.SortedTaskNames(a.TaskStates) {
 		ts := a.TaskStates[name]
-		if ts == nil {
+		if ts == nil || prev != nil && prev.TaskStates[name] == ts {
 			continue
 		}
 		t := s.tasks[name]

@@ -2,6 +2,7 @@ package structs
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -227,12 +228,9 @@ func (e *TaskEvent) Copy() *TaskEvent {
 // copyTo makes *out a deep copy of e.
 func (e *TaskEvent) copyTo(out *TaskEvent) {
 	*out = *e
-	if e.Details != nil {
-		out.Details = make(map[string]string, len(e.Details))
-		for k, v := range e.Details {
-			out.Details[k] = v
-		}
-	}
+	// maps.Clone copies the map's table as it is (nil stays nil), a
+	// fraction of the cost of inserting every entry anew.
+	out.Details = maps.Clone(e.Details)
 }
 
 // PopulateDisplayMessage keeps an explicit DisplayMessage and otherwise

@@ -136,7 +136,9 @@ func (b *Buffer) Add(alloc *structs.Allocation) {
 		b.entries = make(map[string]pending)
 	}
 	b.seq++
-	b.entries[alloc.ID] = pending{alloc: alloc.Stripped(), seq: b.seq}
+	// The buffer never changes an update it holds (Peek), so the new one
+	// shares what is unchanged with the one it replaces.
+	b.entries[alloc.ID] = pending{alloc: alloc.StrippedReusing(b.entries[alloc.ID].alloc), seq: b.seq}
 }
 
 // Len is the number of buffered updates.

@@ -30,6 +30,38 @@ type Oracle struct {
 
 	scheds    []schedAt
 	overrides []schedAt // State only
+	// compiled holds each schedule's compilation (a cron parse), made at
+	// its first use: Stored evaluates the schedule in effect at every
+	// instant it is asked about.
+	compiled map[*schedule.Schedule]compiledSched
+}
+
+type compiledSched struct {
+	c   *schedule.Compiled
+	err error
+}
+
+// compile is schedule.Compile(s, o.Loc), once per schedule: what
+// schedule.Evaluate and schedule.NextWindows compile before each answer.
+func (o *Oracle) compile(s *schedule.Schedule) (*schedule.Compiled, error) {
+	c, ok := o.compiled[s]
+	if !ok {
+		c.c, c.err = schedule.Compile(s, o.Loc)
+		if o.compiled == nil {
+			o.compiled = map[*schedule.Schedule]compiledSched{}
+		}
+		o.compiled[s] = c
+	}
+	return c.c, c.err
+}
+
+// evaluate is schedule.Evaluate(s, t, o.Loc).
+func (o *Oracle) evaluate(s *schedule.Schedule, t time.Time) (schedule.Result, error) {
+	c, err := o.compile(s)
+	if err != nil {
+		return schedule.Result{}, err
+	}
+	return c.Evaluate(t), nil
 }
 
 type schedAt struct {
@@ -109,7 +141,7 @@ func (o *Oracle) Stored(t time.Time) structs.TaskScheduleState {
 	if s == nil {
 		return structs.TaskScheduleStateRun
 	}
-	r, err := schedule.Evaluate(s, t, o.Loc)
+	r, err := o.evaluate(s, t)
 	if err != nil || !r.Inside {
 		return structs.TaskScheduleStateSchedulePause
 	}
@@ -124,7 +156,7 @@ func (o *Oracle) ResumeError(t time.Time) error {
 	if s == nil {
 		return nil
 	}
-	_, err := schedule.Evaluate(s, t, o.Loc)
+	_, err := o.evaluate(s, t)
 	return err
 }
 
@@ -155,10 +187,11 @@ func (o *Oracle) Changes() []Change {
 		if i+1 < len(o.scheds) {
 			to = o.scheds[i+1].At
 		}
-		ws, err := schedule.NextWindows(x.Sched, x.At, o.Loc, 64)
+		c, err := o.compile(x.Sched)
 		if err != nil {
 			continue
 		}
+		ws := c.NextWindows(x.At, 64) // schedule.NextWindows
 		for _, w := range ws {
 			pts = append(pts, w.Start)
 			if !w.End.IsZero() {
