@@ -1,0 +1,66 @@
+package concurrent
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/allocsim/allocsim/model/structs"
+)
+
+// Task names of the check's group: flaky exits within milliseconds and
+// restarts, steady runs until stopped and takes a while to die, so that a
+// kill (a stop, a removal, a restart call) is in progress for a bit.
+const (
+	taskFlaky  = "flaky"
+	taskSteady = "steady"
+)
+
+const nodeID = "node-concurrent"
+
+// newAlloc is alloc i of a check, placed on the node at index.
+func newAlloc(i int, index uint64) *structs.Allocation {
+	tg := &structs.TaskGroup{Name: "g", Count: 1,
+		RestartPolicy: structs.NewRestartPolicy(3, time.Minute, time.Millisecond, structs.RestartPolicyModeDelay)}
+	tg.Tasks = []*structs.Task{
+		{Name: taskFlaky, Driver: "mock_driver", KillTimeout: 20 * time.Millisecond, KillSignal: "SIGTERM",
+			Config: map[string]any{"run_for": "3ms", "exit_code": 1, "kill_after": "1ms"}},
+		{Name: taskSteady, Driver: "mock_driver", KillTimeout: 20 * time.Millisecond, KillSignal: "SIGTERM",
+			Config: map[string]any{"kill_after": "6ms"}},
+	}
+	job := &structs.Job{ID: "concurrent", Name: "concurrent", Type: structs.JobTypeService, TaskGroups: []*structs.TaskGroup{tg}}
+	job.Canonicalize()
+	return &structs.Allocation{
+		ID: fmt.Sprintf("c0ffee00-0000-4000-8000-%012d", i), Name: fmt.Sprintf("concurrent.g[%d]", i),
+		NodeID: nodeID, JobID: job.ID, Job: job, TaskGroup: tg.Name,
+		DesiredStatus: structs.AllocDesiredStatusRun, ClientStatus: structs.AllocClientStatusPending,
+		CreateIndex: index, ModifyIndex: index, AllocModifyIndex: index,
+	}
+}
+
+// clientStatuses are the client statuses a computed alloc may carry.
+var clientStatuses = map[string]bool{
+	"": true, structs.AllocClientStatusPending: true, structs.AllocClientStatusRunning: true,
+	structs.AllocClientStatusComplete: true, structs.AllocClientStatusFailed: true,
+	structs.AllocClientStatusLost: true, structs.AllocClientStatusUnknown: true,
+}
+
+// wellFormed reports what is wrong with a runner's AllocState, "" if
+// nothing: a copy with a known client status and task states only of the
+// group's tasks.
+func wellFormed(s *structs.AllocState) string {
+	if s == nil {
+		return "AllocState returned nil"
+	}
+	if !clientStatuses[s.ClientStatus] {
+		return fmt.Sprintf("AllocState has client status %q", s.ClientStatus)
+	}
+	for name, ts := range s.TaskStates {
+		if name != taskFlaky && name != taskSteady {
+			return fmt.Sprintf("AllocState has a state of task %q, not of the group", name)
+		}
+		if ts == nil {
+			return fmt.Sprintf("AllocState has a nil state for task %q", name)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,44 @@
+package concurrent
+
+import (
+	"testing"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/properties/internal/prop"
+)
+
+// ID is the property's ID.
+const ID = "DET-3/concurrent-use"
+
+// Properties returns the package's property.
+func Properties() []prop.Property {
+	return []prop.Property{{
+		ID:    ID,
+		Specs: []string{"DET-3", "AR-1"},
+		Doc: "Called from many goroutines at once, in real time, while allocs restart, update, stop and leave, the runner's " +
+			"methods return well-formed results without panic or hang (interfaces.AllocRunner: every method is safe for " +
+			"concurrent use), and once Client.Shutdown returned no port call of the client or its runners is in flight or " +
+			"made (interfaces.Client); under -race the detector judges the runner's locking.",
+		Profiles:   prop.Full | prop.ClientCommunication,
+		Direct:     check,
+		Situations: situations,
+	}}
+}
+
+var situations = []prop.Situation{
+	{Name: "port-call-at-shutdown", Doc: "a port call of the client or a runner is in flight as Client.Shutdown starts"},
+	{Name: "calls-during-shutdown", Doc: "users call the runners while Client.Shutdown runs"},
+}
+
+// check is one check of f.
+func check(_ *testing.T, f interfaces.Factory, seed uint64) prop.Outcome {
+	var out prop.Outcome
+	reach := func(name string) {
+		if out.Reached == nil {
+			out.Reached = map[string]bool{}
+		}
+		out.Reached[name] = true
+	}
+	checkClient(f, seed, &out, reach)
+	return out
+}
