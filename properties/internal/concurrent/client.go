@@ -62,10 +62,9 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 		AllocDirFactory: allocdir.MemFactory(nil, allocdir.Config{Clock: clk}),
 		Metrics:         m,
 		RPCClient:       srv,
-		AllocRunnerFactory: func(cfg *interfaces.Config) (interfaces.AllocRunner, error) {
-			return f.NewAllocRunner(cfg)
-		},
 	}
+	var rs runs
+	opts.AllocRunnerFactory = rs.factory(f.NewAllocRunner, w, clk)
 	violate := func(what, got, want string) {
 		out.Violations = append(out.Violations, prop.Violation{At: clk.Now(), What: what, Got: got, Want: want})
 	}
@@ -106,6 +105,10 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	}
 	if left := w.hush(); left > 0 {
 		violate("port calls in flight when Client.Shutdown returned", fmt.Sprint(left),
+			"none: Shutdown returns when all of the client's goroutines have ended (interfaces.Client, rule 8)")
+	}
+	if left := rs.inFlight.Load(); left > 0 {
+		violate("AllocRunner.Run calls in progress when Client.Shutdown returned", fmt.Sprint(left),
 			"none: Shutdown returns when all of the client's goroutines have ended (interfaces.Client, rule 8)")
 	}
 	if u.calls.Load() > before {

@@ -28,6 +28,10 @@ func Properties() []prop.Property {
 var situations = []prop.Situation{
 	{Name: "port-call-at-shutdown", Doc: "a port call of the client or a runner is in flight as Client.Shutdown starts"},
 	{Name: "calls-during-shutdown", Doc: "users call the runners while Client.Shutdown runs"},
+	{Name: "runner-end-0", Doc: "a lone runner's Shutdown races its Run"},
+	{Name: "runner-end-1", Doc: "a lone runner's Destroy races its Run"},
+	{Name: "runner-end-2", Doc: "a lone runner gets a stopped alloc, then Destroy, as its Run starts"},
+	{Name: "runner-end-3", Doc: "a lone runner's Shutdown and Destroy race each other and its Run"},
 }
 
 // check is one check of f.
@@ -40,5 +44,8 @@ func check(_ *testing.T, f interfaces.Factory, seed uint64) prop.Outcome {
 		out.Reached[name] = true
 	}
 	checkClient(f, seed, &out, reach)
+	if !out.Failed() && out.Harness == nil {
+		checkRunner(f, seed, &out, reach)
+	}
 	return out
 }
