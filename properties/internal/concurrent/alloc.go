@@ -17,15 +17,18 @@ const (
 
 const nodeID = "node-concurrent"
 
-// newAlloc is alloc i of a check, placed on the node at index.
+// newAlloc is alloc i of a check, placed on the node at index. Its
+// durations are on the runners' clock (scaledClock): in real time flaky
+// runs 3 ms, waits 1 ms to restart, and a kill takes steady 3 ms.
 func newAlloc(i int, index uint64) *structs.Allocation {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond * speedup }
 	tg := &structs.TaskGroup{Name: "g", Count: 1,
-		RestartPolicy: structs.NewRestartPolicy(3, time.Minute, time.Millisecond, structs.RestartPolicyModeDelay)}
+		RestartPolicy: structs.NewRestartPolicy(3, ms(50), ms(1), structs.RestartPolicyModeDelay)}
 	tg.Tasks = []*structs.Task{
-		{Name: taskFlaky, Driver: "mock_driver", KillTimeout: 20 * time.Millisecond, KillSignal: "SIGTERM",
-			Config: map[string]any{"run_for": "3ms", "exit_code": 1, "kill_after": "1ms"}},
-		{Name: taskSteady, Driver: "mock_driver", KillTimeout: 20 * time.Millisecond, KillSignal: "SIGTERM",
-			Config: map[string]any{"kill_after": "6ms"}},
+		{Name: taskFlaky, Driver: "mock_driver", KillTimeout: ms(2), KillSignal: "SIGTERM",
+			Config: map[string]any{"run_for": ms(3).String(), "exit_code": 1, "kill_after": ms(1).String()}},
+		{Name: taskSteady, Driver: "mock_driver", KillTimeout: ms(2), KillSignal: "SIGTERM",
+			Config: map[string]any{"kill_after": ms(3).String()}},
 	}
 	job := &structs.Job{ID: "concurrent", Name: "concurrent", Type: structs.JobTypeService, TaskGroups: []*structs.TaskGroup{tg}}
 	job.Canonicalize()

@@ -33,7 +33,8 @@ const afterShutdown = 2 * time.Millisecond
 // stopped and removed while users call, and the client shuts down.
 func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach func(string)) {
 	r := rand.New(rand.NewPCG(seed, 0))
-	clk := clock.New()
+	wall := clock.New() // the check's own waits
+	clk := newScaledClock(wall)
 	w := &watch{}
 	n := 2 + r.IntN(2)
 	var allocs []*structs.Allocation
@@ -43,7 +44,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 		allocs = append(allocs, a)
 		ids = append(ids, a.ID)
 	}
-	srv := newServer(w, clk, allocs)
+	srv := newServer(w, wall, allocs)
 	driver := mock.New(mock.Config{Clock: clk})
 	defer driver.Close()
 	m, err := hookstats.NewMetrics(&metrics.BlackholeSink{})
@@ -64,7 +65,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 		RPCClient:       srv,
 	}
 	var rs runs
-	opts.AllocRunnerFactory = rs.factory(f.NewAllocRunner, w, clk)
+	opts.AllocRunnerFactory = rs.factory(f.NewAllocRunner, w, wall)
 	violate := func(what, got, want string) {
 		out.Violations = append(out.Violations, prop.Violation{At: clk.Now(), What: what, Got: got, Want: want})
 	}
@@ -79,7 +80,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	}
 	u := newUsers(ids, c.AllocRunner, c.ClientRPC)
 	u.start(3, seed)
-	pause(clk, time.Duration(2+r.IntN(6))*time.Millisecond)
+	pause(wall, time.Duration(2+r.IntN(6))*time.Millisecond)
 	// The server changes the allocs: one updated in place, one stopped
 	// (the second), one removed from the node (the last).
 	srv.change(func(index uint64, as map[string]*structs.Allocation) {
@@ -93,7 +94,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 			delete(as, ids[len(ids)-1])
 		}
 	})
-	pause(clk, time.Duration(r.IntN(8))*time.Millisecond)
+	pause(wall, time.Duration(r.IntN(8))*time.Millisecond)
 	u.hush()
 	if w.inFlight.Load() > 0 {
 		reach("port-call-at-shutdown")
@@ -114,11 +115,11 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	if u.calls.Load() > before {
 		reach("calls-during-shutdown")
 	}
-	pause(clk, afterShutdown)
+	pause(wall, afterShutdown)
 	done := u.end()
 	select {
 	case <-done:
-	case <-clk.After(returnWait):
+	case <-wall.After(returnWait):
 		violate("AllocRunner calls after Client.Shutdown", fmt.Sprintf("still running after %v:\n%s", returnWait, stacks()), "return")
 		return
 	}

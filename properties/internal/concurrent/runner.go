@@ -32,7 +32,8 @@ const (
 // users call it, and a Shutdown or Destroy races the start.
 func checkRunner(f interfaces.Factory, seed uint64, out *prop.Outcome, reach func(string)) {
 	r := rand.New(rand.NewPCG(seed, 2))
-	clk := clock.New()
+	wall := clock.New() // the check's own waits
+	clk := newScaledClock(wall)
 	w := &watch{}
 	driver := mock.New(mock.Config{Clock: clk})
 	defer driver.Close()
@@ -74,7 +75,7 @@ func checkRunner(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 		defer close(ran)
 		ar.Run()
 	}()
-	pause(clk, time.Duration(r.IntN(4))*time.Millisecond)
+	pause(wall, time.Duration(r.IntN(4))*time.Millisecond)
 	u.hush()
 	end := r.IntN(ends)
 	var want []<-chan struct{}
@@ -96,7 +97,7 @@ func checkRunner(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 		ar.Destroy()
 		want = append(want, ar.ShutdownCh())
 	}
-	timeout := clk.Timer(returnWait)
+	timeout := wall.Timer(returnWait)
 	defer timeout.Stop()
 	for i, ch := range append(want, ran) {
 		select {
