@@ -45,7 +45,7 @@ func check(_ *testing.T, f interfaces.Factory, seed uint64) prop.Outcome {
 	}
 	checkClient(f, seed, &out, reach)
 	if !out.Failed() && out.Harness == nil {
-		checkRunner(f, seed, &out, reach)
+		checkRunners(f, seed, &out, reach)
 	}
 	return out
 }

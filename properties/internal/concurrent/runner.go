@@ -5,6 +5,9 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/allocsim/allocsim/impl/allocdir"
@@ -28,10 +31,41 @@ const (
 	ends
 )
 
+// loneRunners is how many lone runners a check runs side by side.
+func loneRunners() int {
+	if raceBuild {
+		return 16
+	}
+	return 4
+}
+
+// checkRunners runs loneRunners lone runner checks at once.
+func checkRunners(f interfaces.Factory, seed uint64, out *prop.Outcome, reach func(string)) {
+	n := loneRunners()
+	outs := make([]prop.Outcome, n)
+	reached := make([][]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			checkRunner(f, seed, uint64(i), &outs[i], func(name string) { reached[i] = append(reached[i], name) })
+		})
+	}
+	wg.Wait()
+	for i := range n {
+		out.Violations = append(out.Violations, outs[i].Violations...)
+		if out.Harness == nil {
+			out.Harness = outs[i].Harness
+		}
+		for _, name := range reached[i] {
+			reach(name)
+		}
+	}
+}
+
 // checkRunner is one check of a lone alloc runner: its Run starts while
 // users call it, and a Shutdown or Destroy races the start.
-func checkRunner(f interfaces.Factory, seed uint64, out *prop.Outcome, reach func(string)) {
-	r := rand.New(rand.NewPCG(seed, 2))
+func checkRunner(f interfaces.Factory, seed, n uint64, out *prop.Outcome, reach func(string)) {
+	r := rand.New(rand.NewPCG(seed, 2+n))
 	wall := clock.New() // the check's own waits
 	clk := newScaledClock(wall)
 	w := &watch{}
@@ -44,7 +78,7 @@ func checkRunner(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	}
 	contacted := make(chan struct{})
 	close(contacted)
-	alloc := newAlloc(9, 1)
+	alloc := newAlloc(10+int(n), 1)
 	cfg := &interfaces.Config{
 		Alloc:              alloc,
 		Logger:             slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -69,14 +103,28 @@ func checkRunner(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 		return
 	}
 	u := newUsers([]string{alloc.ID}, func(string) (interfaces.AllocRunner, bool) { return ar, true }, nil)
-	u.start(2, seed^0x5eed)
+	u.start(2, seed^(n<<32|0x5eed))
 	ran := make(chan struct{})
+	start := make(chan struct{})
 	go func() {
 		defer close(ran)
+		<-start
 		ar.Run()
 	}()
-	pause(wall, time.Duration(r.IntN(4))*time.Millisecond)
-	u.hush()
+	// The end races Run's start: at once, a few scheduler turns or a
+	// spin of up to tens of microseconds later, or milliseconds later.
+	close(start)
+	switch r.IntN(4) {
+	case 0:
+	case 1:
+		for range r.IntN(64) {
+			runtime.Gosched()
+		}
+	case 2:
+		spin(r.IntN(1 << 16))
+	default:
+		pause(wall, time.Duration(1+r.IntN(4))*time.Millisecond)
+	}
 	end := r.IntN(ends)
 	var want []<-chan struct{}
 	switch end {
@@ -122,4 +170,16 @@ func checkRunner(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	for _, p := range u.problems {
 		violate("a concurrent call's result", p, "a well-formed result")
 	}
+}
+
+// spins is where spin's work goes, so that the compiler keeps it.
+var spins atomic.Uint64
+
+// spin waits n steps without blocking (a wait shorter than a timer's).
+func spin(n int) {
+	x := uint64(n)
+	for i := range n {
+		x = x*6364136223846793005 + uint64(i)
+	}
+	spins.Add(x)
 }
