@@ -108,6 +108,10 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 		violate("port calls in flight when Client.Shutdown returned", fmt.Sprint(left),
 			"none: Shutdown returns when all of the client's goroutines have ended (interfaces.Client, rule 8)")
 	}
+	if open := rs.open(); open > 0 {
+		violate("runners whose ShutdownCh is open when Client.Shutdown returned", fmt.Sprint(open),
+			"none: the client shut every runner down or destroyed it (AR-1: both close ShutdownCh) and all its goroutines ended")
+	}
 	if left := rs.inFlight.Load(); left > 0 {
 		violate("AllocRunner.Run calls in progress when Client.Shutdown returned", fmt.Sprint(left),
 			"none: Shutdown returns when all of the client's goroutines have ended (interfaces.Client, rule 8)")

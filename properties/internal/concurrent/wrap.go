@@ -1,6 +1,7 @@
 package concurrent
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -15,8 +16,29 @@ import (
 // Client: it returns when all of the client's goroutines have ended).
 const runTail = time.Millisecond
 
-// runs counts the Run calls of a client's runners still in progress.
-type runs struct{ inFlight atomic.Int64 }
+// runs counts the Run calls of a client's runners still in progress and
+// keeps the runners.
+type runs struct {
+	inFlight atomic.Int64
+	mu       sync.Mutex
+	built    []interfaces.AllocRunner
+}
+
+// open returns how many runners the client built whose ShutdownCh is
+// still open.
+func (r *runs) open() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, ar := range r.built {
+		select {
+		case <-ar.ShutdownCh():
+		default:
+			n++
+		}
+	}
+	return n
+}
 
 // factory wraps f: every runner the client builds is watched (its Run
 // counted) and reports through a tap of its StateUpdater.
@@ -30,6 +52,9 @@ func (r *runs) factory(f interfaces.AllocRunnerFactory, w *watch, clk clock.Cloc
 		if err != nil || ar == nil {
 			return ar, err
 		}
+		r.mu.Lock()
+		r.built = append(r.built, ar)
+		r.mu.Unlock()
 		return watchedRunner{AllocRunner: ar, runs: r, clk: clk}, nil
 	}
 }
