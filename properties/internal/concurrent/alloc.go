@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/allocsim/allocsim/model/schedule"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -17,10 +18,12 @@ const (
 
 const nodeID = "node-concurrent"
 
-// newAlloc is alloc i of a check, placed on the node at index. Its
+// newAlloc is alloc i of a check, placed on the node at index; the
+// steady task of a scheduled one runs only in a window of its schedule
+// that opens shortly after start (on the runners' clock). Its
 // durations are on the runners' clock (scaledClock): in real time flaky
 // runs 3 ms, waits 1 ms to restart, and a kill takes steady 3 ms.
-func newAlloc(i int, index uint64) *structs.Allocation {
+func newAlloc(i int, index uint64, scheduled bool, start time.Time) *structs.Allocation {
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond * speedup }
 	tg := &structs.TaskGroup{Name: "g", Count: 1,
 		RestartPolicy: structs.NewRestartPolicy(3, ms(50), ms(1), structs.RestartPolicyModeDelay)}
@@ -29,6 +32,17 @@ func newAlloc(i int, index uint64) *structs.Allocation {
 			Config: map[string]any{"run_for": ms(3).String(), "exit_code": 1, "kill_after": ms(1).String()}},
 		{Name: taskSteady, Driver: "mock_driver", KillTimeout: ms(2), KillSignal: "SIGTERM",
 			Config: map[string]any{"kill_after": ms(3).String()}},
+	}
+	if scheduled {
+		// A window opening 3 to 4 minutes of the runners' clock after
+		// start (18 to 24 ms): the pause gate waits for it, and its
+		// timer must stop with the task runner (PAUSE-5).
+		open := windowOpens(start)
+		shut := open.Add(30 * time.Minute)
+		tg.Tasks[1].Schedule = &schedule.Schedule{Cron: &schedule.Cron{
+			Start: fmt.Sprintf("%d %d * * * *", open.Minute(), open.Hour()),
+			End:   fmt.Sprintf("%d %d", shut.Minute(), shut.Hour()), Timezone: "UTC",
+		}}
 	}
 	job := &structs.Job{ID: "concurrent", Name: "concurrent", Type: structs.JobTypeService, TaskGroups: []*structs.TaskGroup{tg}}
 	job.Canonicalize()
@@ -66,4 +80,10 @@ func wellFormed(s *structs.AllocState) string {
 		}
 	}
 	return ""
+}
+
+// windowOpens is when the window of a scheduled alloc built at start
+// opens, on the runners' clock.
+func windowOpens(start time.Time) time.Time {
+	return start.Add(3 * time.Minute).Truncate(time.Minute).Add(time.Minute).UTC()
 }

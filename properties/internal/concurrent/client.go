@@ -40,7 +40,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	var allocs []*structs.Allocation
 	var ids []string
 	for i := range n {
-		a := newAlloc(i, 1)
+		a := newAlloc(i, 1, i == 0, clk.Now())
 		allocs = append(allocs, a)
 		ids = append(ids, a.ID)
 	}
@@ -80,7 +80,8 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	}
 	u := newUsers(ids, c.AllocRunner, c.ClientRPC)
 	u.start(3, seed)
-	pause(wall, time.Duration(2+r.IntN(6))*time.Millisecond)
+	opens := windowOpens(clk.Now())
+	pause(wall, time.Duration(2+r.IntN(4))*time.Millisecond)
 	// The server changes the allocs: one updated in place, one stopped
 	// (the second), one removed from the node (the last).
 	srv.change(func(index uint64, as map[string]*structs.Allocation) {
@@ -94,7 +95,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 			delete(as, ids[len(ids)-1])
 		}
 	})
-	pause(wall, time.Duration(r.IntN(8))*time.Millisecond)
+	pause(wall, time.Duration(r.IntN(5))*time.Millisecond)
 	u.hush()
 	if w.inFlight.Load() > 0 {
 		reach("port-call-at-shutdown")
@@ -119,7 +120,12 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	if u.calls.Load() > before {
 		reach("calls-during-shutdown")
 	}
-	pause(wall, afterShutdown)
+	if clk.Now().Before(opens) {
+		reach("window-opens-after-shutdown")
+	}
+	// Watch on until the scheduled alloc's window opened (its pause
+	// gate's timer fired) if it had not yet, and for afterShutdown.
+	pause(wall, min(max(clk.Until(opens)/speedup, 0), 25*time.Millisecond)+afterShutdown)
 	done := u.end()
 	select {
 	case <-done:

@@ -78,7 +78,7 @@ func checkRunner(f interfaces.Factory, seed, n uint64, out *prop.Outcome, reach 
 	}
 	contacted := make(chan struct{})
 	close(contacted)
-	alloc := newAlloc(10+int(n), 1)
+	alloc := newAlloc(10+int(n), 1, n%2 == 1, clk.Now())
 	cfg := &interfaces.Config{
 		Alloc:              alloc,
 		Logger:             slog.New(slog.NewTextHandler(io.Discard, nil)),
