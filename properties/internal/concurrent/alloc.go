@@ -34,9 +34,9 @@ func newAlloc(i int, index uint64, scheduled bool, start time.Time) *structs.All
 			Config: map[string]any{"kill_after": ms(3).String()}},
 	}
 	if scheduled {
-		// A window opening 3 to 4 minutes of the runners' clock after
-		// start (18 to 24 ms): the pause gate waits for it, and its
-		// timer must stop with the task runner (PAUSE-5).
+		// A window opening shortly after start (windowOpens): the pause
+		// gate waits for it, and its timer must stop with the task
+		// runner (PAUSE-5).
 		open := windowOpens(start)
 		shut := open.Add(30 * time.Minute)
 		tg.Tasks[1].Schedule = &schedule.Schedule{Cron: &schedule.Cron{
@@ -83,7 +83,12 @@ func wellFormed(s *structs.AllocState) string {
 }
 
 // windowOpens is when the window of a scheduled alloc built at start
-// opens, on the runners' clock.
+// opens, on the runners' clock: 3 to 4 minutes later (18 to 24 ms), 6 to
+// 7 under -race, whose slower runs shut the client down later.
 func windowOpens(start time.Time) time.Time {
-	return start.Add(3 * time.Minute).Truncate(time.Minute).Add(time.Minute).UTC()
+	lead := 3 * time.Minute
+	if raceBuild {
+		lead = 6 * time.Minute
+	}
+	return start.Add(lead).Truncate(time.Minute).Add(time.Minute).UTC()
 }

@@ -35,7 +35,7 @@ var situations = []prop.Situation{
 	{Name: "runner-end-3", Doc: "a lone runner's Shutdown and Destroy race each other and its Run"},
 }
 
-// check is one check of f.
+// check is one check of f: rounds of a node client and of lone runners.
 func check(_ *testing.T, f interfaces.Factory, seed uint64) prop.Outcome {
 	var out prop.Outcome
 	reach := func(name string) {
@@ -44,9 +44,26 @@ func check(_ *testing.T, f interfaces.Factory, seed uint64) prop.Outcome {
 		}
 		out.Reached[name] = true
 	}
-	checkClient(f, seed, &out, reach)
-	if !out.Failed() && out.Harness == nil {
-		checkRunners(f, seed, &out, reach)
+	for i := range rounds() {
+		s := seed + uint64(i)*0x9e3779b97f4a7c15
+		checkClient(f, s, &out, reach)
+		if out.Failed() || out.Harness != nil {
+			break
+		}
+		checkRunners(f, s, &out, reach)
+		if out.Failed() || out.Harness != nil {
+			break
+		}
 	}
 	return out
+}
+
+// rounds is how many rounds a check runs: one, and 8 under -race, where
+// the suite runs 2 checks a property and the detector needs many
+// interleavings to see a race of a few instructions.
+func rounds() int {
+	if raceBuild {
+		return 8
+	}
+	return 1
 }

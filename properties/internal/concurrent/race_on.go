@@ -3,5 +3,5 @@
 package concurrent
 
 // raceBuild is set when the race detector is on: a check then runs more
-// lone runners side by side, for the detector to see more interleavings.
+// rounds (rounds), for the detector to see more interleavings.
 const raceBuild = true

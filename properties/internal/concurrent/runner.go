@@ -31,17 +31,12 @@ const (
 	ends
 )
 
-// loneRunners is how many lone runners a check runs side by side.
-func loneRunners() int {
-	if raceBuild {
-		return 16
-	}
-	return 4
-}
+// loneRunners is how many lone runners a round runs side by side.
+const loneRunners = 4
 
 // checkRunners runs loneRunners lone runner checks at once.
 func checkRunners(f interfaces.Factory, seed uint64, out *prop.Outcome, reach func(string)) {
-	n := loneRunners()
+	n := loneRunners
 	outs := make([]prop.Outcome, n)
 	reached := make([][]string, n)
 	var wg sync.WaitGroup
