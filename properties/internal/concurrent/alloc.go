@@ -20,7 +20,7 @@ const nodeID = "node-concurrent"
 
 // newAlloc is alloc i of a check, placed on the node at index; the
 // steady task of a scheduled one runs only in a window of its schedule
-// that opens shortly after start (on the runners' clock). Its
+// that closes shortly after start (on the runners' clock). Its
 // durations are on the runners' clock (scaledClock): in real time flaky
 // runs 3 ms, waits 1 ms to restart, and a kill takes steady 3 ms.
 func newAlloc(i int, index uint64, scheduled bool, start time.Time) *structs.Allocation {
@@ -34,11 +34,12 @@ func newAlloc(i int, index uint64, scheduled bool, start time.Time) *structs.All
 			Config: map[string]any{"kill_after": ms(3).String()}},
 	}
 	if scheduled {
-		// A window opening shortly after start (windowOpens): the pause
-		// gate waits for it, and its timer must stop with the task
-		// runner (PAUSE-5).
-		open := windowOpens(start)
-		shut := open.Add(30 * time.Minute)
+		// A window that is open at start and closes shortly after
+		// (windowCloses): the pause gate stops the task then (PAUSE-5),
+		// unless the task runner shut down first, which stops the gate's
+		// timer (tasks keep running after a shutdown).
+		open := start.Truncate(time.Minute).Add(-time.Minute).UTC()
+		shut := windowCloses(start)
 		tg.Tasks[1].Schedule = &schedule.Schedule{Cron: &schedule.Cron{
 			Start: fmt.Sprintf("%d %d * * * *", open.Minute(), open.Hour()),
 			End:   fmt.Sprintf("%d %d", shut.Minute(), shut.Hour()), Timezone: "UTC",
@@ -82,10 +83,10 @@ func wellFormed(s *structs.AllocState) string {
 	return ""
 }
 
-// windowOpens is when the window of a scheduled alloc built at start
-// opens, on the runners' clock: 3 to 4 minutes later (18 to 24 ms), 6 to
+// windowCloses is when the window of a scheduled alloc built at start
+// closes, on the runners' clock: 3 to 4 minutes later (18 to 24 ms), 6 to
 // 7 under -race, whose slower runs shut the client down later.
-func windowOpens(start time.Time) time.Time {
+func windowCloses(start time.Time) time.Time {
 	lead := 3 * time.Minute
 	if raceBuild {
 		lead = 6 * time.Minute

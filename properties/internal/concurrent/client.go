@@ -80,7 +80,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	}
 	u := newUsers(ids, c.AllocRunner, c.ClientRPC)
 	u.start(3, seed)
-	opens := windowOpens(clk.Now())
+	closes := windowCloses(clk.Now())
 	pause(wall, time.Duration(2+r.IntN(4))*time.Millisecond)
 	// The server changes the allocs: one updated in place, one stopped
 	// (the second), one removed from the node (the last).
@@ -120,12 +120,12 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	if u.calls.Load() > before {
 		reach("calls-during-shutdown")
 	}
-	if clk.Now().Before(opens) {
-		reach("window-opens-after-shutdown")
+	if clk.Now().Before(closes) {
+		reach("window-closes-after-shutdown")
 	}
-	// Watch on until the scheduled alloc's window opened (its pause
+	// Watch on until the scheduled alloc's window closed (its pause
 	// gate's timer fired) if it had not yet, and for afterShutdown.
-	pause(wall, min(max(clk.Until(opens)/speedup, 0), 50*time.Millisecond)+afterShutdown)
+	pause(wall, min(max(clk.Until(closes)/speedup, 0), 50*time.Millisecond)+afterShutdown)
 	done := u.end()
 	select {
 	case <-done:

@@ -28,7 +28,7 @@ func Properties() []prop.Property {
 var situations = []prop.Situation{
 	{Name: "port-call-at-shutdown", Doc: "a port call of the client or a runner is in flight as Client.Shutdown starts"},
 	{Name: "calls-during-shutdown", Doc: "users call the runners while Client.Shutdown runs"},
-	{Name: "window-opens-after-shutdown", Doc: "a scheduled task's window opens after Client.Shutdown returned (its pause gate's timer must be stopped)"},
+	{Name: "window-closes-after-shutdown", Doc: "a scheduled task's window closes after Client.Shutdown returned (its pause gate's timer must be stopped: the task keeps running)"},
 	{Name: "runner-end-0", Doc: "a lone runner's Shutdown races its Run"},
 	{Name: "runner-end-1", Doc: "a lone runner's Destroy races its Run"},
 	{Name: "runner-end-2", Doc: "a lone runner gets a stopped alloc, then Destroy, as its Run starts"},
