@@ -84,12 +84,13 @@ func wellFormed(s *structs.AllocState) string {
 }
 
 // windowCloses is when the window of a scheduled alloc built at start
-// closes, on the runners' clock: 3 to 4 minutes later (18 to 24 ms), 6 to
-// 7 under -race, whose slower runs shut the client down later.
+// closes, on the runners' clock: 8 to 9 minutes later (48 to 54 ms), 16
+// to 17 under -race, whose slower runs shut the client down later; late
+// enough that a loaded machine has shut the client down before.
 func windowCloses(start time.Time) time.Time {
-	lead := 3 * time.Minute
+	lead := 8 * time.Minute
 	if raceBuild {
-		lead = 6 * time.Minute
+		lead = 16 * time.Minute
 	}
 	return start.Add(lead).Truncate(time.Minute).Add(time.Minute).UTC()
 }

@@ -125,7 +125,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	}
 	// Watch on until the scheduled alloc's window closed (its pause
 	// gate's timer fired) if it had not yet, and for afterShutdown.
-	pause(wall, min(max(clk.Until(closes)/speedup, 0), 50*time.Millisecond)+afterShutdown)
+	pause(wall, min(max(clk.Until(closes)/speedup, 0), 120*time.Millisecond)+afterShutdown)
 	done := u.end()
 	select {
 	case <-done:
