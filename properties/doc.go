@@ -30,7 +30,12 @@
 // calls and releases them one at a time; that also hides data races from
 // the race detector. WithFreeRunning releases the holds, so that a seed
 // replayed under go test -race shows the runner's own races (not its
-// verdicts: free runs are not reproducible).
+// verdicts: free runs are not reproducible). One property runs outside
+// the simulator for that reason: DET-3/concurrent-use (package
+// internal/concurrent) calls a node client and lone alloc runners from
+// many goroutines on a sped-up real clock, checks that nothing panics,
+// hangs or outlives Client.Shutdown, and under -race lets the detector
+// judge the runner's locking; its checks are not reproducible by seed.
 //
 // Flags (registered on import, beside go test's): -allocsim.seed=<n>
 // replays one seed, -allocsim.checks=<n> sets the checks per property,

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/allocsim/allocsim/properties/internal/alloc"
+	"github.com/allocsim/allocsim/properties/internal/concurrent"
 	"github.com/allocsim/allocsim/properties/internal/hookresources"
 	"github.com/allocsim/allocsim/properties/internal/pausing"
 	"github.com/allocsim/allocsim/properties/internal/prop"
@@ -15,7 +16,7 @@ import (
 
 // all returns every property of the suite, in suite order (by SPEC
 // section: telemetry, schedule, pause, alloc runner, hook resources,
-// state, sync).
+// state, sync, then the real-time concurrency check).
 func all() []prop.Property {
 	return slices.Concat(
 		telem.Properties(),
@@ -26,6 +27,7 @@ func all() []prop.Property {
 		restore.Properties(),
 		syncing.Properties(),
 		syncing.Timing(),
+		concurrent.Properties(),
 	)
 }
 

@@ -227,3 +227,32 @@ func TestStopRetryEndsWithItsRun(t *testing.T) {
 		must.NoError(t, h.kill(tr))
 	})
 }
+
+// TestShutdownWaitsForPauseStop: Shutdown returns only once a pause
+// stop's StopTask in flight returned (found by DET-3/concurrent-use: the
+// pause stop's goroutine outlived Client.Shutdown, still in the driver's
+// StopTask, a goroutine of the runner left after the client shut down).
+func TestShutdownWaitsForPauseStop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tk := newTask(map[string]any{"kill_after": "2s"})
+		tk.Schedule = scheduled("0 8 * * * *", "0 17")
+		h := newHarness(t, structs.JobTypeService, policy(0, time.Hour, time.Second, "fail"), tk)
+		tr := h.start()
+		must.NoError(t, tr.SetPauseState(structs.TaskScheduleStateForcePause))
+		synctest.Wait() // the pause stop's StopTask waits for the exit, 2 s away
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			tr.Shutdown()
+		}()
+		synctest.Wait()
+		select {
+		case <-done:
+			t.Fatal("Shutdown returned while the pause stop's StopTask was in flight")
+		default:
+		}
+		h.advance(2 * time.Second)
+		<-done
+		must.NoError(t, h.driver.DestroyTask(tr.driverID, true))
+	})
+}

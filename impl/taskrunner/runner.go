@@ -224,13 +224,13 @@ func (tr *TaskRunner) SetAlloc(alloc *structs.Allocation) {
 	}
 }
 
-// Shutdown stops the TR leaving the task running; it returns when Run has
-// returned (at once if neither Run nor Start was called). A driver call
-// in flight (a blocking StartTask, a kill's StopTask) is waited for: it
-// has no context, and closing the driver ends it. The local state of a
-// runner that ran is persisted (STATE-2); one that never ran leaves the
-// DB alone, so a runner built for a restore never overwrites what it did
-// not load.
+// Shutdown stops the TR leaving the task running; it returns when Run and
+// a pause stop in flight have returned (at once if neither Run nor Start
+// was called). A driver call in flight (a blocking StartTask, a kill's or
+// pause stop's StopTask) is waited for: it has no context, and closing
+// the driver ends it. The local state of a runner that ran is persisted
+// (STATE-2); one that never ran leaves the DB alone, so a runner built for
+// a restore never overwrites what it did not load.
 func (tr *TaskRunner) Shutdown() {
 	tr.gate.shutdown()
 	tr.shutdownCancel()
@@ -242,5 +242,6 @@ func (tr *TaskRunner) Shutdown() {
 		return
 	}
 	<-tr.waitCh
+	tr.bg.Wait() // a pause stop in flight (startPauseStop) ends first
 	tr.persistLocalStateLogged("shutdown")
 }

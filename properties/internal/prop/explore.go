@@ -133,6 +133,12 @@ func Explore(t *testing.T, p Property, cfg Config) Result {
 			break
 		}
 		t.Attr(AttrRunning, fmt.Sprintf("%d %d", i+1, seed))
+		if p.Direct != nil {
+			if exploreDirect(t, p, cfg, seed, i, &res) {
+				break
+			}
+			continue
+		}
 		d := seedDrawer(seed)
 		sc := draw(p, d, env, seed)
 		rc := RunConfig{Property: p, Factory: cfg.Factory, Scenario: sc, Stall: cfg.Stall, Replay: cfg.Replay, FreeRunning: cfg.FreeRunning, Budget: cfg.CheckBudget}
@@ -174,6 +180,25 @@ func Explore(t *testing.T, p Property, cfg Config) Result {
 	}
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// exploreDirect runs check i (seed) of a Direct property into res; it
+// reports whether the exploration ends (a failure).
+func exploreDirect(t *testing.T, p Property, cfg Config, seed uint64, i int, res *Result) bool {
+	out := p.Direct(t, cfg.Factory, seed)
+	res.Checks++
+	res.Coverage.add(out.Reached)
+	if out.Harness != nil {
+		res.Harness = out.Harness
+		return true
+	}
+	if !out.Failed() {
+		return false
+	}
+	// No replay command: a real-time check is not reproducible by its
+	// seed, and there is nothing to write as artifacts (no trace).
+	res.Failure = &Failure{Property: p, Seed: seed, Check: i + 1, Outcome: out, ShrunkOutcome: out}
+	return true
 }
 
 // draw draws p's scenario from d with the framework's fields set.

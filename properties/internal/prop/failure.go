@@ -50,9 +50,13 @@ func (f *Failure) String() string {
 	}
 	fmt.Fprintf(&b, "--- seed\n%d (check %d)\n", f.Seed, f.Check)
 	sc, out := f.Shrunk, f.ShrunkOutcome
-	if f.ShrinkRuns > 0 && f.tape != nil {
+	switch {
+	case f.Property.Direct != nil:
+		// No scenario: the seed drew only the check's shape.
+		out = f.Outcome
+	case f.ShrinkRuns > 0 && f.tape != nil:
 		fmt.Fprintf(&b, "--- shrunk scenario (%d shrink runs; it fails with: %s)\n%s", f.ShrinkRuns, out.Violations[0], sc.String())
-	} else {
+	default:
 		fmt.Fprintf(&b, "--- scenario\n%s", f.Scenario.String())
 		out = f.Outcome
 	}

@@ -2,7 +2,10 @@ package prop
 
 import (
 	"strings"
+	"testing"
 	"time"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
 
 	"github.com/allocsim/allocsim/sim"
 	"github.com/allocsim/allocsim/sim/faults"
@@ -52,6 +55,12 @@ type Property struct {
 	// Situations is the catalogue of the cases its rules distinguish
 	// (View.Reach counts them); empty means none catalogued yet.
 	Situations []Situation
+	// Direct, if set, checks the runner itself instead of drawing a
+	// scenario for the simulator (Draw, New and the world's fields are
+	// then unused): one check of seed, outside any bubble, in real time.
+	// Its Outcome holds the violations and the situations reached; there
+	// is no trace, no rerun and no shrinking.
+	Direct func(t *testing.T, f interfaces.Factory, seed uint64) Outcome
 }
 
 // Spec is the SPEC ID part of ID ("SCHED-5").
