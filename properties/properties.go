@@ -66,7 +66,7 @@ func Run(t *testing.T, factory interfaces.Factory, opts ...Option) {
 					}))
 					budget.done()
 					report(t, res)
-					if res.Failure != nil && c.artifactDir == "" && !keepsArtifacts() {
+					if res.Failure != nil && p.Direct == nil && c.artifactDir == "" && !keepsArtifacts() {
 						t.Log("the artifacts above are removed when the test ends: keep them with go test -artifacts, or -allocsim.artifacts=DIR")
 					}
 				})
