@@ -1,0 +1,22 @@
+package sim
+
+import "github.com/allocsim/allocsim/model/structs"
+
+// PersistedAlloc reads alloc id's `alloc` entry (STATE-1) from the state
+// DB storage, as a restore would load it now; nil if there is none or it
+// does not decode. It only reads.
+func (w *World) PersistedAlloc(id string) (*structs.Allocation, error) {
+	w.mu.Lock()
+	db := w.db
+	w.mu.Unlock()
+	allocs, _, err := db.GetAllAllocations()
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range allocs {
+		if a.ID == id {
+			return a, nil
+		}
+	}
+	return nil, nil
+}
