@@ -19,7 +19,7 @@ func TestKillRecoveredBeforeStart(t *testing.T) {
 		h.crash(tr, &faults{})
 		h.startCh = make(chan struct{})
 		tr2 := h.restored()
-		go tr2.Run()
+		tr2.Start()
 		synctest.Wait()
 		must.NoError(t, h.kill(tr2))
 		ts := tr2.TaskState()

@@ -74,7 +74,7 @@ func (tr *TaskRunner) notify() {
 
 // persistFreshState writes the fresh state of construction (STATE-2: the
 // `Received` event) unless the DB has a task state for the task, which a
-// Restore is to load. If the DB cannot be read, Run writes it instead.
+// Restore is to load. If the DB cannot be read, Start writes it instead.
 func (tr *TaskRunner) persistFreshState() {
 	_, ts, err := tr.cfg.StateDB.GetTaskRunnerState(tr.allocID, tr.taskName)
 	switch {
@@ -86,8 +86,8 @@ func (tr *TaskRunner) persistFreshState() {
 }
 
 // persistTaskStateOnce writes the current task state as it is, unless it
-// was written or loaded since construction. Run and Start call it
-// (persistAtStart) on their caller's goroutine, in case neither
+// was written or loaded since construction. Start calls it
+// (persistAtStart) on its caller's goroutine, in case neither
 // construction nor Restore did (an unreadable DB, or a task state left
 // in the DB for an alloc built afresh).
 func (tr *TaskRunner) persistTaskStateOnce() {

@@ -160,7 +160,7 @@ func (h *harness) newTR() *TaskRunner {
 // start builds a task runner, runs it and lets it settle.
 func (h *harness) start() *TaskRunner {
 	tr := h.newTR()
-	go tr.Run()
+	tr.Start()
 	synctest.Wait()
 	return tr
 }

@@ -57,7 +57,7 @@ func TestHookKinds(t *testing.T) {
 		tr := h.newTR()
 		rec := &recorder{fail: errors.New("hook trouble")}
 		tr.hooks = append(tr.hooks, rec)
-		go tr.Run()
+		tr.Start()
 		synctest.Wait()
 		must.Eq(t, []string{"poststart"}, rec.got())
 		h.advanceTo(at(9, 0)) // pause stop
@@ -177,7 +177,7 @@ func TestConfig(t *testing.T) {
 			DriverManager: h.registry, AllocDir: h.allocDir, HookResources: h.res, Clock: h.clk}
 		tr, err := NewTaskRunner(c)
 		must.NoError(t, err)
-		go tr.Run()
+		tr.Start()
 		synctest.Wait()
 		must.Eq(t, structs.TaskStateRunning, tr.TaskState().State, must.Sprint("nil channels count as closed"))
 		must.NotNil(t, tr.LocalState().TaskHandle)

@@ -9,12 +9,12 @@ import (
 )
 
 // Kill kills the task with ev (the caller's `Killing`, appended first) and
-// waits until Run has returned or ctx ends (AR-6 kill path, PAUSE-8). A
+// waits until the loop has returned or ctx ends (AR-6 kill path, PAUSE-8). A
 // live task is stopped by the run loop (prekill hooks, kill signal, capped
 // kill timeout, retries) and gets `Terminated` and `Killed`; a task in the
 // gate, a restart delay or not yet started just ends dead. It returns the
-// kill error, if the driver could not stop the task. Before Run (or
-// Start) it only marks the task killed: Run then ends it at once.
+// kill error, if the driver could not stop the task. Before Start it
+// only marks the task killed: the loop then ends it at once.
 func (tr *TaskRunner) Kill(ctx context.Context, ev *structs.TaskEvent) error {
 	if ev != nil {
 		tr.AppendEvent(ev)
@@ -50,7 +50,7 @@ func (tr *TaskRunner) markKilled() {
 // event when the alloc fails before it could start (AR-4): reason is the
 // event's DisplayMessage as given (the alloc runner's `failed to setup
 // alloc: <error>`), its kill_reason `Failed Restoring Task`. The task is
-// then killed: Run ends it at once.
+// then killed: the loop ends it at once.
 func (tr *TaskRunner) MarkFailedKill(reason string) {
 	ev := tr.newEvent(structs.TaskSetupFailure).
 		SetKillReason(structs.TaskRestoreFailed).

@@ -81,7 +81,7 @@ func TestKillBeforeStart(t *testing.T) {
 
 // TestKillRightAfterStart: Start makes the runner count as running at
 // once, so a Kill or Shutdown right after it, before the launched
-// goroutine ran a line, waits for the run to end as after Run began, and
+// goroutine ran a line, waits for the run to end as after the loop began, and
 // never returns early with the task runner still to run (DET-4: the alloc
 // runner's kill phases must not depend on how far a just-launched
 // goroutine got; fixtures/seeds/leader_kill_races_task_launch).
@@ -103,8 +103,7 @@ func TestKillRightAfterStart(t *testing.T) {
 				default:
 					t.Fatalf("%s returned before the started run ended", stop)
 				}
-				tr.Start() // once only
-				tr.Run()
+				tr.Start() // once only: returns at once
 			})
 		})
 	}
@@ -134,7 +133,7 @@ func TestKillBeforeRun(t *testing.T) {
 		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
 		tr := h.newTR()
 		must.NoError(t, tr.Kill(t.Context(), nil))
-		go tr.Run()
+		tr.Start()
 		<-tr.WaitCh()
 		must.Eq(t, structs.TaskStateDead, tr.TaskState().State)
 		must.Eq(t, []string{structs.TaskReceived}, types(tr.TaskState()))
@@ -148,7 +147,7 @@ func TestMarkFailedKill(t *testing.T) {
 		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
 		tr := h.newTR()
 		tr.MarkFailedKill("failed to setup alloc: pre-run hook \"csi_hook\" failed: boom")
-		go tr.Run()
+		tr.Start()
 		<-tr.WaitCh()
 		ts := tr.TaskState()
 		ev := ts.Events[len(ts.Events)-1]
@@ -187,7 +186,7 @@ func TestShutdownBeforeRun(t *testing.T) {
 		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
 		tr := h.newTR()
 		tr.Shutdown()
-		go tr.Run()
+		tr.Start()
 		<-tr.WaitCh()
 		must.SliceEmpty(t, h.ops())
 	})

@@ -6,21 +6,12 @@ import (
 	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
-// Run is the task loop (AR-6); it blocks and closes WaitCh on return. It
-// is called once (or Start is); a Run after Shutdown returns at once.
-func (tr *TaskRunner) Run() {
-	if pending, complete, ok := tr.begin(); ok {
-		tr.persistAtStart()
-		tr.loop(pending, complete)
-	}
-}
-
-// Start is Run in a goroutine of its own, except that the runner counts as
-// running from Start's return, not from whenever that goroutine gets to
-// it: Kill, Shutdown and a pause stop then wait for (or defer to) the run
-// as they do once Run began. A caller that launches the task runner and
-// may kill it at once (the alloc runner) uses Start, so that whether its
-// Kill waits for the task does not depend on how far a just-launched
+// Start runs the task loop (AR-6) in a goroutine of its own, which closes
+// WaitCh on return; it is called once, and a Start after Shutdown returns
+// at once. The runner counts as running from Start's return, not from
+// whenever that goroutine gets to it: Kill, Shutdown and a pause stop then
+// wait for (or defer to) the run, so that whether a Kill right after the
+// launch waits for the task does not depend on how far a just-launched
 // goroutine got (DET-4).
 func (tr *TaskRunner) Start() {
 	if pending, complete, ok := tr.begin(); ok {
@@ -45,8 +36,8 @@ func (tr *TaskRunner) persistAtStart() {
 	}
 }
 
-// begin marks the runner started, once: it reports false if Run or Start
-// was called before, else takes the pause stops requested before the
+// begin marks the runner started, once: it reports false if Start was
+// called before, else takes the pause stops requested before the
 // start and whether the restored task has nothing left to run.
 func (tr *TaskRunner) begin() (pending []*driverRun, complete, ok bool) {
 	tr.mu.Lock()
@@ -60,7 +51,7 @@ func (tr *TaskRunner) begin() (pending []*driverRun, complete, ok bool) {
 	return pending, complete, true
 }
 
-// loop is the task loop of Run and Start, once begin said so.
+// loop is the task loop Start runs, once begin said so.
 func (tr *TaskRunner) loop(pending []*driverRun, complete bool) {
 	defer close(tr.waitCh)
 	if tr.shutdownCtx.Err() != nil {

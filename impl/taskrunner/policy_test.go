@@ -34,7 +34,7 @@ func (h *harness) newTRWith(p Policies) *TaskRunner {
 func pauseDay(t *testing.T, p Policies) *structs.TaskState {
 	h := scheduledHarness(t, "0 9 * * * *", "0 17")
 	tr := h.newTRWith(p)
-	go tr.Run()
+	tr.Start()
 	synctest.Wait()
 	h.advanceTo(at(9, 0))
 	h.advanceTo(at(17, 0))
@@ -95,7 +95,7 @@ func TestSkippedHooksReported(t *testing.T) {
 // pauseDayOn is pauseDay on harness h.
 func pauseDayOn(t *testing.T, h *harness) {
 	tr := h.newTRWith(Policies{})
-	go tr.Run()
+	tr.Start()
 	synctest.Wait()
 	h.advanceTo(at(9, 0))
 	h.advanceTo(at(17, 0))
@@ -139,7 +139,7 @@ func TestPolicyRecoveredEvent(t *testing.T) {
 			h.advance(time.Minute)
 			tr2 := h.newTRWith(p)
 			must.NoError(t, tr2.Restore())
-			go tr2.Run()
+			tr2.Start()
 			synctest.Wait()
 			ts := tr2.TaskState()
 			want := 1 // STATE-4: no second Started
@@ -169,7 +169,7 @@ func TestPolicyEvaluate(t *testing.T) {
 			calls++
 			return schedule.Result{Inside: true}, nil
 		}})
-		go tr.Run()
+		tr.Start()
 		synctest.Wait()
 		must.Positive(t, calls)
 		defer tr.Shutdown()

@@ -9,16 +9,16 @@ import (
 )
 
 // Restore loads local and task state and recovers a persisted handle
-// (STATE-3, STATE-4); before Run. The loaded task state replaces the fresh
+// (STATE-3, STATE-4); before Start. The loaded task state replaces the fresh
 // one (no second `Received`). A handle RecoverTask accepts is reused: the
 // task is running with no `Started`. A failed recovery of a running task
 // destroys the driver task and, unless the alloc is terminal or the job is
-// a system job, appends `Failed Restoring Task` (pending) and makes Run
+// a system job, appends `Failed Restoring Task` (pending) and makes the loop
 // wait for the servers. The restored Paused value seeds the pause gate
 // (PAUSE-10). Only a failed state read is an error. StateUpdated is not
 // called during Restore. A task without a persisted task state keeps the
 // fresh one, persisted by construction (or here, if construction could
-// not read the DB), so that Run's start never races an alloc runner's
+// not read the DB), so that the loop's start never races an alloc runner's
 // kill rule for the task's state (DET-3).
 func (tr *TaskRunner) Restore() error {
 	tr.quiet.Store(true)
@@ -43,7 +43,7 @@ func (tr *TaskRunner) Restore() error {
 	tr.stateMu.Unlock()
 	if ts != nil {
 		tr.taskStateMu.Lock()
-		tr.taskStatePersisted = true // loaded: Run does not write it again
+		tr.taskStatePersisted = true // loaded: Start does not write it again
 		tr.taskStateMu.Unlock()
 	} else {
 		tr.persistTaskStateOnce() // none loaded: the fresh one, if not yet

@@ -41,7 +41,7 @@ func TestRestoreRecoveredHandle(t *testing.T) {
 		h.advance(time.Minute)
 
 		tr2 := h.restored()
-		go tr2.Run()
+		tr2.Start()
 		synctest.Wait()
 		ts := tr2.TaskState()
 		must.Eq(t, types(before), types(ts))
@@ -81,7 +81,7 @@ func TestRestoreFailedRecovery(t *testing.T) {
 		must.Eq(t, structs.TaskRestoreFailed, ts.Events[len(ts.Events)-1].Type)
 		must.Eq(t, structs.MsgRestoreFailed, ts.Events[len(ts.Events)-1].DisplayMessage)
 
-		go tr2.Run()
+		tr2.Start()
 		h.advance(time.Minute)
 		must.Eq(t, structs.TaskStatePending, tr2.TaskState().State)
 		close(h.servers)
@@ -106,7 +106,7 @@ func TestRestoreDead(t *testing.T) {
 
 		// Dead without RunComplete: waits for a kill.
 		tr2 := h.restored()
-		go tr2.Run()
+		tr2.Start()
 		synctest.Wait()
 		select {
 		case <-tr2.WaitCh():
@@ -120,7 +120,7 @@ func TestRestoreDead(t *testing.T) {
 		// Dead with RunComplete: Run returns at once, the driver untouched.
 		n := len(h.ops())
 		tr3 := h.restored()
-		go tr3.Run()
+		tr3.Start()
 		<-tr3.WaitCh()
 		must.Eq(t, n, len(h.ops()))
 		must.Eq(t, types(tr.TaskState()), types(tr3.TaskState()))
@@ -139,7 +139,7 @@ func TestRestorePausedLiveTask(t *testing.T) {
 
 		tr2 := h.restored()
 		must.Eq(t, structs.TaskScheduleStateSchedulePause, tr2.GetPauseState())
-		go tr2.Run()
+		tr2.Start()
 		synctest.Wait()
 		ts := tr2.TaskState()
 		must.Eq(t, []string{structs.TaskReceived, structs.TaskSetup, structs.TaskStarted, structs.TaskPausing,
@@ -162,7 +162,7 @@ func TestRestoreOverride(t *testing.T) {
 		synctest.Wait()
 		h.crash(tr, &faults{})
 		tr2 := h.restored()
-		go tr2.Run()
+		tr2.Start()
 		synctest.Wait()
 		ts := tr2.TaskState()
 		must.Eq(t, structs.TaskScheduleStateForcePause, tr2.GetPauseState())
@@ -228,7 +228,7 @@ func TestRestoreEvaluationError(t *testing.T) {
 		h.alloc = h.alloc.Copy()
 		h.alloc.LookupTaskGroup().Tasks[0].Schedule.Cron.Timezone = "Mars/Olympus"
 		tr2 := h.restored()
-		go tr2.Run()
+		tr2.Start()
 		synctest.Wait()
 		ts := tr2.TaskState()
 		must.Eq(t, []string{structs.TaskStarted, structs.TaskTerminated, structs.TaskHookFailed,

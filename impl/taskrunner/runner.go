@@ -14,8 +14,8 @@ import (
 )
 
 // TaskRunner runs one task (AR-5..AR-7, PAUSE). Build it with
-// NewTaskRunner, optionally Restore it, then call Run once in its own
-// goroutine.
+// NewTaskRunner, optionally Restore it, then call Start once (it runs the
+// task loop in a goroutine of its own).
 type TaskRunner struct {
 	cfg      *Config
 	logger   *slog.Logger
@@ -37,7 +37,7 @@ type TaskRunner struct {
 	hookCtx        context.Context
 	hookCancel     context.CancelFunc
 
-	waitCh    chan struct{} // closed when Run returns
+	waitCh    chan struct{} // closed when the task loop returns
 	restartCh chan struct{} // an alloc restart of a dead task (buffer 1)
 	stopped   atomic.Bool   // the stop hooks ran (they run once)
 	bg        sync.WaitGroup
@@ -131,7 +131,7 @@ func jobType(a *structs.Allocation) string {
 	return a.Job.Type
 }
 
-// WaitCh closes when Run returns.
+// WaitCh closes when the task loop returns.
 func (tr *TaskRunner) WaitCh() <-chan struct{} { return tr.waitCh }
 
 // Task returns the task definition (the latest one an Update delivered).
@@ -224,9 +224,9 @@ func (tr *TaskRunner) SetAlloc(alloc *structs.Allocation) {
 	}
 }
 
-// Shutdown stops the TR leaving the task running; it returns when Run and
-// a pause stop in flight have returned (at once if neither Run nor Start
-// was called). A driver call in flight (a blocking StartTask, a kill's or
+// Shutdown stops the TR leaving the task running; it returns when the loop
+// and a pause stop in flight have returned (at once if Start was not
+// called). A driver call in flight (a blocking StartTask, a kill's or
 // pause stop's StopTask) is waited for: it has no context, and closing
 // the driver ends it. The local state of a runner that ran is persisted
 // (STATE-2); one that never ran leaves the DB alone, so a runner built for

@@ -81,7 +81,7 @@ func (tr *TaskRunner) SetPauseState(s structs.TaskScheduleState) error {
 func (tr *TaskRunner) GetPauseState() structs.TaskScheduleState { return tr.gate.get() }
 
 // requestPauseStop stops run as a pause stop (PAUSE-5) in its own
-// goroutine; before Run it is deferred to Run's start.
+// goroutine; before Start it is deferred to the loop's start.
 func (tr *TaskRunner) requestPauseStop(run *driverRun) {
 	tr.mu.Lock()
 	if !tr.runStarted {
