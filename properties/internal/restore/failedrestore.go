@@ -22,7 +22,7 @@ import (
 var failedRestore = prop.Property{
 	ID:     "STATE-3/failed-restore",
 	Specs:  []string{"STATE-3", "AR-1"},
-	Doc:    "an alloc whose restore fails is reported failed to the server, its recovered tasks are killed (Destroy) and it is not run again",
+	Doc:    "an alloc whose restore fails is reported failed to the server, its recovered tasks are killed (Destroy) and it is not run again, nor fetched again while its index stays",
 	Faults: []faults.Class{faults.ClientCrash, faults.AllocDirLoss, faults.StateDBWriteFailure},
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		sc := drawCrashes(d, env)
@@ -37,6 +37,8 @@ var failedRestore = prop.Property{
 			sc.Faults = append(sc.Faults, faults.Fault{Class: faults.ClientCrash, At: first.At + first.For + d.Duration("crash after restart", 100*time.Millisecond, 400*time.Millisecond, 100*time.Millisecond),
 				For: d.Duration("down again for", time.Second, 10*time.Second, time.Second)})
 		}
+		last := sc.Faults.Of(faults.ClientCrash)
+		drawLatePlacements(d, &sc, last[len(last)-1].At+last[len(last)-1].For)
 		return sc
 	},
 	Liveness: time.Minute,
@@ -46,6 +48,7 @@ var failedRestore = prop.Property{
 		{Name: "lost-without-state", Doc: "an alloc with no task state lost its dir: skipped by the restore, run anew (STATE-3 (2))"},
 		{Name: "several-allocs-lost", Doc: "two allocs lost their dirs at one restart"},
 		{Name: "crash-during-destroy", Doc: "a crash while a failed restore's Destroy still kills recovered tasks"},
+		{Name: "later-fetch", Doc: "an incarnation's Alloc.GetAllocs after its first one (late placements): nothing it fetched before at the same index is fetched again"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		c := &failedChecker{stated: map[string]bool{}, failed: map[string]time.Time{}, failIn: map[string]int{}, live: map[key]bool{}}
@@ -59,6 +62,7 @@ type failedChecker struct {
 	inc    int                  // client starts seen
 	failIn map[string]int       // alloc → the incarnation whose Restore of it failed
 	live   map[key]bool         // task → running on a driver of this incarnation (started or recovered, not exited or destroyed)
+	fetch  fetches
 }
 
 // reachCrash counts a crash while a task of a failed restore still runs.
@@ -78,6 +82,9 @@ func (c *failedChecker) settled(v *prop.View) {
 	started, ended := map[key]bool{}, map[key]bool{}
 	for _, r := range v.New {
 		k := key{Alloc: r.Alloc, Task: r.Task}
+		if c.fetch.settled(v, r); v.Failed() {
+			return
+		}
 		switch {
 		case r.Kind == trace.KindStateDB && r.Op == "put task_state" && r.Msg == "ok":
 			c.stated[r.Alloc] = true
@@ -100,6 +107,7 @@ func (c *failedChecker) settled(v *prop.View) {
 			if _, ok := c.failed[r.Alloc]; !ok {
 				c.failed[r.Alloc], c.failIn[r.Alloc] = r.At, c.inc
 			}
+			c.fetch.restoreFailed(r.Alloc)
 			v.Reach("restore-failed")
 		case r.Kind == trace.KindDriver && (r.Op == "StartTask" || r.Op == "RecoverTask") && r.Msg == "ok":
 			started[k] = true

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -20,7 +21,11 @@ import (
 // by the end of the run the bucket is gone, also when the client was down
 // at the GC (the restarted client restores it, then its first pull
 // destroys it), and nothing of the alloc is written after that delete
-// (STATE-2: no later PersistState resurrects it).
+// (STATE-2: no later PersistState resurrects it). Once destroyed, the
+// alloc is unknown to the running client: API-7's client lookup answers
+// `Unknown allocation "<id>"` (and Client.AllocRunner has none), so that
+// the agent routes a call on it to the servers, as Nomad's client drops
+// an alloc the servers removed from its allocs when it destroys the runner.
 var gcDeletesState = prop.Property{
 	ID:     "STATE-2/gc-deletes-state",
 	Specs:  []string{"STATE-2", "AR-1"},
@@ -47,6 +52,7 @@ var gcDeletesState = prop.Property{
 		{Name: "gc-not-terminal", Doc: "a gc_alloc on an alloc not yet terminal on the server: nothing happens"},
 		{Name: "gc-while-down", Doc: "an alloc garbage-collected while the client was down: destroyed after the restart"},
 		{Name: "several-gcs", Doc: "two allocs garbage-collected"},
+		{Name: "gc-unknown-to-client", Doc: "a client running at the end asked about an alloc it destroyed after the GC"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		c := &gcChecker{gcAt: map[string]time.Time{}, deleted: map[string]time.Time{}}
@@ -107,6 +113,28 @@ func (c *gcChecker) final(v *prop.View) {
 		if _, ok := c.deleted[id]; !ok {
 			v.Violatef(id, "", "the alloc's state DB bucket a minute after healing, the servers having garbage-collected it at "+c.gcAt[id].UTC().Format(time.RFC3339Nano),
 				"not deleted", "deleted: the client destroys a runner whose alloc left the servers, and Destroy deletes the bucket (AR-1, STATE-2)")
+			return
+		}
+	}
+	if !c.up {
+		return
+	}
+	cl := v.World.Client()
+	if cl == nil {
+		return
+	}
+	for _, id := range slices.Sorted(maps.Keys(c.gcAt)) {
+		v.Reach("gc-unknown-to-client")
+		if _, ok := cl.AllocRunner(id); ok {
+			v.Violatef(id, "", "the running client's AllocRunner of an alloc it destroyed after the servers garbage-collected it, a minute after healing",
+				"a runner", "none: the alloc left the servers, so the agent must route calls on it to them (API-7)")
+			return
+		}
+		var reply structs.AllocGetPauseStateResponse
+		err := cl.ClientRPC(structs.RPCClientGetPauseState, &structs.AllocGetPauseStateRequest{AllocID: id}, &reply)
+		if want := fmt.Sprintf(structs.FmtUnknownAllocation, id); err == nil || !strings.Contains(err.Error(), want) {
+			v.Violatef(id, "", "the running client's "+structs.RPCClientGetPauseState+" of an alloc it destroyed after the servers garbage-collected it, a minute after healing",
+				fmt.Sprint(err), want+" (API-7: the client's lookup knows no such alloc)")
 			return
 		}
 	}
