@@ -81,6 +81,10 @@ func (tr *TaskRunner) recover(h *drivers.TaskHandle, st string) *driverRun {
 	tr.stateMu.Lock()
 	tr.localState.TaskHandle = nil
 	tr.stateMu.Unlock()
+	// Persisted at once, as endRun does: a crash before the task's next
+	// local_state write must not leave the handle for a later restore to
+	// re-attach to a run that ended here (Failed Restoring Task).
+	tr.persistLocalStateLogged("failed recovery")
 	if st != structs.TaskStateRunning {
 		return nil // nothing was running
 	}

@@ -94,6 +94,27 @@ func TestRestoreFailedRecovery(t *testing.T) {
 	})
 }
 
+// TestRestoreFailedRecoveryForgetsHandle: a failed recovery clears the
+// persisted handle at once, so that a second crash before the task runs
+// again does not let the next restore re-attach to the run that ended
+// with Failed Restoring Task (STATE-4; found by
+// STATE-4/ended-run-not-recovered, seed 1345397026418578471).
+func TestRestoreFailedRecoveryForgetsHandle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, nil, newTask(nil))
+		tr := h.start()
+		h.crash(tr, &faults{recover: func(*drivers.TaskHandle) error { return errors.New("gone") }})
+		ls, _, err := h.db.GetTaskRunnerState(testAllocID, testTask)
+		must.NoError(t, err)
+		must.NotNil(t, ls.TaskHandle)
+
+		h.restored() // fails to recover; never run
+		ls, _, err = h.db.GetTaskRunnerState(testAllocID, testTask)
+		must.NoError(t, err)
+		must.Nil(t, ls.TaskHandle, must.Sprint("the unrecovered handle is not left persisted"))
+	})
+}
+
 // TestRestoreDead: restored dead with RunComplete runs only the stop
 // hooks; dead without it waits for a kill (STATE-4).
 func TestRestoreDead(t *testing.T) {
