@@ -29,6 +29,9 @@ type fakeRunner struct {
 	// onPriority, if set, runs inside GetUpdatePriority without the
 	// runner's lock (a producer racing the classification).
 	onPriority func(r *fakeRunner)
+	// classify, if set, is the priority of the update asked about
+	// (instead of prio): a runner comparing it with its acknowledged state.
+	classify func(update *structs.Allocation) syncpolicy.Priority
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -191,12 +194,15 @@ func (r *fakeRunner) AcknowledgeState(s *structs.AllocState) {
 	r.acked = append(r.acked, s)
 }
 
-func (r *fakeRunner) GetUpdatePriority(*structs.Allocation) syncpolicy.Priority {
+func (r *fakeRunner) GetUpdatePriority(update *structs.Allocation) syncpolicy.Priority {
 	r.mu.Lock()
-	hook := r.onPriority
+	hook, classify := r.onPriority, r.classify
 	r.mu.Unlock()
 	if hook != nil {
 		hook(r)
+	}
+	if classify != nil {
+		return classify(update)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -11,8 +11,23 @@ import (
 // maxClassifyAttempts bounds how often a tick re-classifies because the
 // buffer changed while it classified; the last attempt ticks with what it
 // has (an update that arrived meanwhile then counts as having no runner:
-// sent, never urgent, not acknowledged).
+// sent, never urgent, not acknowledged; classifySnapshot).
 const maxClassifyAttempts = 3
+
+// classifySnapshot classifies a buffered update by classes only if it is
+// the very update classified (pending, the snapshot); one that replaced
+// it since counts as having no runner. A class follows its update, never
+// its alloc ID: the None of a state equal to the acknowledged one would
+// otherwise drop a newer state that arrived during the classification.
+func classifySnapshot(pending map[string]*structs.Allocation, classes map[string]syncpolicy.Class) syncpolicy.Classifier {
+	byID := syncpolicy.ClassifyMap(classes)
+	return func(update *structs.Allocation) (syncpolicy.Priority, bool) {
+		if pending[update.ID] != update {
+			return syncpolicy.Typical, false
+		}
+		return byID(update)
+	}
+}
 
 // syncLoop is the SYNC-3 loop: a 200 ms clock ticker drives Buffer.Tick;
 // a Send makes one Node.UpdateAlloc from this goroutine, so exactly one
@@ -140,7 +155,7 @@ func (c *Client) tickBuffer() syncpolicy.TickResult {
 				classes[id] = syncpolicy.Class{Priority: live.ars[i].GetUpdatePriority(u), HasRunner: true}
 			}
 		}
-		in := syncpolicy.TickInput{ServersContacted: contacted, Classify: syncpolicy.ClassifyMap(classes)}
+		in := syncpolicy.TickInput{ServersContacted: contacted, Classify: classifySnapshot(pending, classes)}
 		if res, ok := c.updates.tick(in, version, attempt >= maxClassifyAttempts); ok {
 			return res
 		}

@@ -231,15 +231,18 @@ func TestSYNC3_NoneDroppedAndRephased(t *testing.T) {
 // classifies (here from inside GetUpdatePriority, which the client calls
 // without its buffer lock) makes the tick classify again, so the batch
 // and its classification agree; a producer that never stops cannot stall
-// the tick.
+// the tick: the 3rd attempt ticks anyway, the update that arrived during
+// it counted as having no runner (never urgent), so it waits for the 5th
+// tick.
 func TestSYNC3_ClassifyWhileProducing(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		pushes  int // pushes made from GetUpdatePriority
+		wantAt  time.Duration
 		wantVer string
 	}{
-		{"one racing update", 1, "r1"},
-		{"endless racing updates", 1000, "r3"}, // the 3rd attempt ticks anyway
+		{"one racing update", 1, 200 * ms, "r1"},
+		{"endless racing updates", 1000, time.Second, "r15"}, // 3 a tick
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -256,13 +259,58 @@ func TestSYNC3_ClassifyWhileProducing(t *testing.T) {
 				}
 				r.srv.put(testAlloc("a", 1))
 				r.start()
-				r.advance(200 * ms)
+				r.advance(tc.wantAt)
 				sent := r.srv.sent()
 				must.Len(t, 1, sent)
-				must.Eq(t, 200*ms, sent[0].at)
+				must.Eq(t, tc.wantAt, sent[0].at)
 				must.Eq(t, []string{"a@" + tc.wantVer}, versions(sent[0]))
 				r.shutdown()
 			})
 		})
 	}
+}
+
+// TestSYNC3_ForcedTickKeepsNewerUpdate: when the buffer changed during each
+// of the maxClassifyAttempts classifications, the last attempt ticks
+// anyway; an update that arrived during it must not take the
+// classification of the one it replaced. Here the runner's state returns
+// to its acknowledged one ("S", None) during the 2nd attempt, and a new
+// state "U" arrives during the 3rd: with S's None, the due tick would
+// drop U from the buffer without sending it, and nothing would send it
+// later (SYNC-3: None entries only are dropped; SYNC-5.3).
+func TestSYNC3_ForcedTickKeepsNewerUpdate(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		var racing []string // what each classification pushes, in turn
+		r.ff.configure = func(fr *fakeRunner) {
+			fr.quiet = true
+			fr.classify = func(u *structs.Allocation) syncpolicy.Priority {
+				if u.ClientDescription == "S" {
+					return syncpolicy.None
+				}
+				return syncpolicy.Typical
+			}
+			fr.onPriority = func(fr *fakeRunner) {
+				if len(racing) > 0 {
+					v := racing[0]
+					racing = racing[1:]
+					fr.push(structs.AllocClientStatusRunning, v)
+				}
+			}
+		}
+		r.srv.put(testAlloc("a", 1))
+		r.start()
+		r.advance(900 * ms)
+		// The tick at 1 s is the 5th: due, so it takes the buffer.
+		racing = []string{"T", "S", "U"}
+		r.ff.runner("a").push(structs.AllocClientStatusRunning, "S")
+		r.advance(3 * time.Second)
+		must.SliceEmpty(t, racing)
+		var got []string
+		for _, u := range r.srv.sent() {
+			got = append(got, versions(u)...)
+		}
+		must.Eq(t, []string{"a@U"}, got)
+		r.shutdown()
+	})
 }
