@@ -13,6 +13,7 @@ import (
 	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/internal/watchdog"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/properties/internal/prop"
@@ -101,7 +102,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 		reach("port-call-at-shutdown")
 	}
 	before := u.calls.Load()
-	if !bounded(c.Shutdown) {
+	if !watchdog.Within(returnWait, c.Shutdown) {
 		violate("Client.Shutdown", fmt.Sprintf("still running after %v:\n%s", returnWait, stacks()), "returns (interfaces.Client)")
 		return
 	}
@@ -146,24 +147,6 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 func pause(clk clock.Clock, d time.Duration) {
 	if d > 0 {
 		<-clk.After(d)
-	}
-}
-
-// bounded calls f in a goroutine and reports whether it returned within
-// returnWait; a call that did not is left running (the check failed).
-func bounded(f func()) bool {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	t := time.NewTimer(returnWait)
-	defer t.Stop()
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
 	}
 }
 
