@@ -86,3 +86,19 @@ func mayFail(m mutants.Mutant, id string) bool {
 // 33 mutants x 38 properties keep `go test ./properties/` under 4
 // minutes on 2 cores, issue 11).
 const sweepChecks = 2
+
+// TestSuiteOrderKeepsSectionsTogether: the suite runs each SPEC section's
+// consecutive properties as one subtest group, so a section split by
+// another (STATE-2, STATE-1, STATE-2) would run as STATE-2 and STATE-2#01,
+// names no replay command or report expects.
+func TestSuiteOrderKeepsSectionsTogether(t *testing.T) {
+	seen := map[string]bool{}
+	last := ""
+	for _, p := range properties.List() {
+		spec, _, _ := strings.Cut(p.ID, "/")
+		if spec != last && seen[spec] {
+			t.Errorf("%s: section %s appears again after another section's properties; list its properties together", p.ID, spec)
+		}
+		seen[spec], last = true, spec
+	}
+}
