@@ -36,7 +36,7 @@ func TestMutantFailsAndItsReplayReproduces(t *testing.T) {
 	must.StrContains(t, text, "FAIL mutant/sched-utc: SCHED-5/inside-windows-only (SCHED-5, ")
 	must.StrContains(t, text, "0 of 1 runners met their expectation: mutant/sched-utc.")
 	must.StrContains(t, errOut.String(), "mutant/sched-utc  SCHED-5/inside-windows-only  FAIL  seed ")
-	replay, violation := field(text, "replay"), field(text, "violation")
+	replay, violation := field(text, "replay", ""), field(text, "violation", "")
 	must.StrHasPrefix(t, "conform replay --runner mutant/sched-utc --property SCHED-5/inside-windows-only --seed ", replay)
 	must.NotEq(t, "", violation)
 
@@ -148,13 +148,13 @@ func TestRunnerPanicOnItsOwnGoroutine(t *testing.T) {
 		statuses[p.Status]++
 	}
 	must.SliceLen(t, len(properties.List()), run.Runners[0].Properties, must.Sprintf("every property of the suite, by status: %v", statuses))
-	must.Eq(t, map[reports.Status]int{reports.Fail: 7, reports.NotApplicable: len(properties.List()) - 7}, statuses)
+	must.Eq(t, map[reports.Status]int{reports.Fail: 8, reports.NotApplicable: len(properties.List()) - 8}, statuses)
 	text := out.String()
 	must.StrContains(t, text, "violation: cause 1 above, here: the runner panicked and ended the test binary: panic: panicrunner: a goroutine of the runner's own panics")
-	must.StrContains(t, text, "CAUSE 1 of example.com/panicrunner.New: one violation failed 7 properties")
+	must.StrContains(t, text, "CAUSE 1 of example.com/panicrunner.New: one violation failed 8 properties")
 	must.StrContains(t, text, "seed:      ")
 	must.StrContains(t, text, "(check 1)")
-	replay := strings.TrimPrefix(field(text, "replay"), "conform replay ")
+	replay := strings.TrimPrefix(field(text, "replay", "--property SYNC-5/acknowledged-not-resent "), "conform replay ")
 	must.StrContains(t, replay, "--pkg "+dir+" --factory New --profile client-communication --property SYNC-5/acknowledged-not-resent --seed ")
 	var rep bytes.Buffer
 	err = c.Replay("replay", strings.Fields(replay), &rep, &errOut)
@@ -163,11 +163,12 @@ func TestRunnerPanicOnItsOwnGoroutine(t *testing.T) {
 	must.StrContains(t, rep.String(), "panic: panicrunner")
 }
 
-// field is the last "  <name>: <value>" line of a failure block in text.
-func field(text, name string) string {
+// field is the value of the last "  <name>: <value>" line of a failure
+// block in text that contains has.
+func field(text, name, has string) string {
 	var v string
 	for _, l := range strings.Split(text, "\n") {
-		if rest, ok := strings.CutPrefix(l, "  "+name+":"); ok {
+		if rest, ok := strings.CutPrefix(l, "  "+name+":"); ok && strings.Contains(rest, has) {
 			v = strings.TrimSpace(rest)
 		}
 	}
