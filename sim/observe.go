@@ -67,6 +67,7 @@ func (w *World) runnerFactory(inc *incarnation) interfaces.AllocRunnerFactory {
 		if c.StateUpdater != nil {
 			c.StateUpdater = updaterTap{w: w, inc: inc, started: started, next: cfg.StateUpdater}
 		}
+		w.configs.put(c)
 		ar, err := f(&c)
 		w.recordRunner(c.Alloc, ar, err)
 		return ar, err

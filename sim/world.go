@@ -126,10 +126,11 @@ type World struct {
 	watch  *worldWatch // what the stall watchdog reads (watch.go)
 	// bubble sleeps the synctest bubble's own clock in step with clk,
 	// offset behind it (instep.go); nil outside a bubble.
-	bubble *bubbletime.Waiter
-	offset time.Duration
-	hooks  hookLog // port calls and metric emissions (hooktime.go)
-	sync   syncLog // UpdateAlloc calls, first contacts, pushes (synclog.go)
+	bubble  *bubbletime.Waiter
+	offset  time.Duration
+	hooks   hookLog // port calls and metric emissions (hooktime.go)
+	configs configs // the runners' Configs, for SpareRunner (spare.go)
+	sync    syncLog // UpdateAlloc calls, first contacts, pushes (synclog.go)
 
 	mu         sync.Mutex
 	db         interfaces.StateDB
