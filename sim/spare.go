@@ -43,7 +43,6 @@ type Spare struct {
 	Runner interfaces.AllocRunner
 	mu     sync.Mutex
 	pushes int
-	writes int
 }
 
 // Pushes is how many allocs the runner pushed (AllocStateUpdated).
@@ -53,27 +52,16 @@ func (s *Spare) Pushes() int {
 	return s.pushes
 }
 
-// Writes is how many state DB writes the runner made.
-func (s *Spare) Writes() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.writes
-}
-
-func (s *Spare) count(n *int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	*n++
-}
-
-// spareUpdater is a spare's StateUpdater: it only counts.
+// spareUpdater is a spare's StateUpdater: it counts pushes.
 type spareUpdater struct{ s *Spare }
 
-func (u spareUpdater) AllocStateUpdated(*structs.Allocation) { u.s.count(&u.s.pushes) }
-func (u spareUpdater) PutAllocation(*structs.Allocation) error {
-	u.s.count(&u.s.writes)
-	return nil
+func (u spareUpdater) AllocStateUpdated(*structs.Allocation) {
+	u.s.mu.Lock()
+	defer u.s.mu.Unlock()
+	u.s.pushes++
 }
+
+func (u spareUpdater) PutAllocation(*structs.Allocation) error { return nil }
 
 // SpareRunner builds, with the factory under test, an alloc runner the
 // client never sees, for a property that calls AR-1's methods in an order
@@ -81,8 +69,8 @@ func (u spareUpdater) PutAllocation(*structs.Allocation) error {
 // that reaches Run late would). Its Config is a copy of the one the
 // client built alloc id's latest runner with, for an alloc of ID
 // id+"-spare", on ports of its own where a run leaves state: an
-// in-memory state DB and alloc dir storage, and a StateUpdater, that only
-// count; the clock, driver, CSI plugin and RPC are the world's. Never
+// in-memory state DB and alloc dir storage, and a StateUpdater that
+// counts pushes; the clock, driver, CSI plugin and RPC are the world's. Never
 // registered, restored or traced as an alloc; the caller ends it
 // (Shutdown or Destroy) before the run ends.
 func (w *World) SpareRunner(id string) (*Spare, error) {
@@ -95,10 +83,7 @@ func (w *World) SpareRunner(id string) (*Spare, error) {
 	a.ID += "-spare"
 	cfg.Alloc = a
 	cfg.Rand = rand.New(rand.NewPCG(1, 2))
-	cfg.StateDB = state.NewMemDB(state.MemConfig{FaultHook: func(state.Write) error {
-		s.count(&s.writes)
-		return nil
-	}})
+	cfg.StateDB = state.NewMemDB(state.MemConfig{})
 	cfg.AllocDirFactory = allocdir.MemFactory(allocdir.NewMemFS(w.clk), allocdir.Config{Clock: w.clk})
 	cfg.StateUpdater = spareUpdater{s}
 	ar, err := w.cfg.Factory.NewAllocRunner(&cfg)
