@@ -71,6 +71,14 @@ func drawKillGroup(d *prop.Drawer, env prop.Env) scenario.Scenario {
 	if env.Allows(faults.DriverStopHang) && d.Bool("stop hang") {
 		sc.Faults = append(sc.Faults, faults.Fault{Class: faults.DriverStopHang, Rate: 0.5})
 	}
+	if (trigger == "stop" || trigger == "evict") && d.Bool("sidecar restarts") {
+		// s1 fails again and again and restarts after a delay, so that
+		// the kill may find it waiting in a restart delay: its loop must
+		// still end with the task dead (AR-6).
+		g := sc.Jobs[0].Job.TaskGroups[0]
+		g.RestartPolicy = structs.NewRestartPolicy(20, time.Hour, d.Duration("restart delay", 5*time.Second, 40*time.Second, time.Second), structs.RestartPolicyModeFail)
+		g.LookupTask("s1").Config = runCfg(d.Duration("s1 run for", 2*time.Second, 20*time.Second, time.Second), 1, killAfter("s1 kill after"))
+	}
 	return sc
 }
 
@@ -93,13 +101,14 @@ var killOrder = prop.Property{
 		{Name: "stop-hangs", Doc: "a driver StopTask that hangs"},
 		{Name: "killed-after-stop", Doc: "a run the kill stopped ended with Terminated, then Killed"},
 		{Name: "run-returned", Doc: "a killed alloc ended client-terminal, its runner's Run returned (a poststop task among them, on some runs)"},
+		{Name: "killed-in-restart-delay", Doc: "the kill found a task waiting in a restart delay: it ended dead all the same"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		running := map[taskKey]bool{}
 		mainsDead := map[string]time.Time{} // allocs whose non-poststop tasks are all dead, since when
 		kp := newKillPath()
-		return prop.Checks{OnFinal: checkRunReturned, OnSettled: func(v *prop.View) {
+		return prop.Checks{OnFinal: func(v *prop.View) { checkRunReturned(v, f.History) }, OnSettled: func(v *prop.View) {
 			if kp.check(v, f.Next(v)); v.Failed() {
 				return
 			}
@@ -211,7 +220,7 @@ func phaseOf(p status.KillPhases, name string) int {
 	return -1
 }
 
-func sortedKeys(m map[taskKey]bool) []taskKey {
+func sortedKeys[V any](m map[taskKey]V) []taskKey {
 	out := make([]taskKey, 0, len(m))
 	for k := range m {
 		out = append(out, k)

@@ -3,6 +3,8 @@ package alloc
 import (
 	"strings"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
+
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/properties/internal/prop"
@@ -93,13 +95,22 @@ func eventTypes(evs []newEvent, key taskKey) []string {
 // its task's death, so that Run never returns, passes (every task state
 // is already final), and so does one that never persists RunComplete
 // (only a later restore would tell).
-func checkRunReturned(v *prop.View) {
+//
+// Conversely, a Run that returned ran every task runner's loop to its
+// end, and a loop that was not shut down ends only with its task dead
+// (AR-6 "after the loop ... dead"), a kill that finds the task waiting in
+// a restart delay included. Without it a runner whose kill ends that wait
+// as if shut down leaves the task pending forever.
+func checkRunReturned(v *prop.View, history map[prop.TaskKey][]*structs.TaskEvent) {
 	for _, a := range v.Allocs() {
-		if !structs.ClientStatusTerminal(a.ClientStatus) {
-			continue
-		}
 		ar := v.World.AllocRunner(a.ID)
 		if ar == nil {
+			continue
+		}
+		if checkLoopsEndedDead(v, a, ar, history); v.Failed() {
+			return
+		}
+		if !structs.ClientStatusTerminal(a.ClientStatus) {
 			continue
 		}
 		select {
@@ -119,6 +130,41 @@ func checkRunReturned(v *prop.View) {
 				v.Violatef(a.ID, name, "persisted local_state RunComplete once Run returned", false,
 					"true: a task runner whose loop ended persists RunComplete (AR-6, STATE-2)")
 				return
+			}
+		}
+	}
+}
+
+// checkLoopsEndedDead reports a task not dead in an alloc whose Run
+// returned, and reaches killed-in-restart-delay for a task whose Killing
+// came while it waited in a restart delay (Restarting, no Started since).
+func checkLoopsEndedDead(v *prop.View, a *structs.Allocation, ar interfaces.AllocRunner, history map[prop.TaskKey][]*structs.TaskEvent) {
+	select {
+	case <-ar.WaitCh():
+	default:
+		return
+	}
+	for _, name := range structs.SortedTaskNames(a.TaskStates) {
+		ts := a.TaskStates[name]
+		if ts == nil || ts.State == structs.TaskStateDead {
+			continue
+		}
+		v.Violatef(a.ID, name, "task state once AllocRunner.Run returned (WaitCh closed), no shutdown", ts.State,
+			"dead: a task runner's loop that is not shut down ends only with its task dead (AR-6), a kill during a restart delay included")
+		return
+	}
+	for _, name := range structs.SortedTaskNames(a.TaskStates) {
+		waiting := false
+		for _, e := range history[prop.TaskKey{Alloc: a.ID, Task: name}] {
+			switch e.Type {
+			case structs.TaskRestarting:
+				waiting = true
+			case structs.TaskStarted:
+				waiting = false
+			case structs.TaskKilling:
+				if waiting {
+					v.Reach("killed-in-restart-delay")
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package alloc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,7 +24,7 @@ import (
 var stopRetries = prop.Property{
 	ID:     "AR-6/stop-retries",
 	Specs:  []string{"AR-6"},
-	Doc:    "a kill whose StopTask calls fail retries after min(4^i × 5s, 2m), five attempts at most, then appends Killed with the kill error",
+	Doc:    "a kill (or restart) whose StopTask calls fail retries after min(4^i × 5s, 2m), five attempts at most, then appends Killed with the kill error; once the run exits, no retry",
 	Faults: []faults.Class{faults.DriverStopFailure},
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		tasks := []*structs.Task{mkTask("t1", "main", runCfg(0, 0, d.Duration("t1 kill after", 100*time.Millisecond, time.Second, 100*time.Millisecond)), 3*time.Second)}
@@ -39,18 +40,31 @@ var stopRetries = prop.Property{
 		if env.Allows(faults.DriverStopFailure) {
 			sc.Faults = append(sc.Faults, faults.Fault{Class: faults.DriverStopFailure, Rate: prop.Pick(d, "stop failure rate", []float64{1, 0.6})})
 		}
+		if d.Bool("t1 exits between attempts") {
+			// t1 ends by itself inside the first retry delay (5 s) after a
+			// failed stop: the stop is then done, no retry may follow.
+			tasks[0].Config = runCfg(stop+d.Duration("t1 exits after the stop", time.Second, 4*time.Second, 500*time.Millisecond), 1, 0)
+			if d.Bool("restart t1 instead") {
+				// A restart's stop (AR-1 RestartTask) runs beside the task
+				// loop, which sees the exit and starts the next run: a
+				// retry of the failed stop would stop that run.
+				sc.Calls = []scenario.Call{{At: scenario.Duration(stop), Op: scenario.OpRestart, Alloc: "job1.g1[0]", Task: "t1"}}
+			}
+		}
 		return sc
 	},
 	Situations: []prop.Situation{
 		{Name: "retried", Doc: "a failed StopTask retried after its delay"},
 		{Name: "recovered-after-failures", Doc: "a StopTask succeeded after failed attempts of the same kill"},
 		{Name: "gave-up", Doc: "the last attempt failed: Killed with the kill error"},
+		{Name: "ended-between-attempts", Doc: "the run exited by itself after a failed attempt: no retry follows"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		f := newFeed()
 		failed := map[taskKey]int{}         // consecutive failed attempts of the kill under way
 		lastFail := map[taskKey]time.Time{} // the last one's instant
-		return prop.Checks{OnSettled: func(v *prop.View) {
+		stops := map[taskKey][]stopAttempt{}
+		return prop.Checks{OnFinal: func(v *prop.View) { retryAfterExit(v, stops, f.History) }, OnSettled: func(v *prop.View) {
 			evs := f.Next(v)
 			gaveUp := map[taskKey]bool{}
 			for _, r := range driverOps(v) {
@@ -58,6 +72,7 @@ var stopRetries = prop.Property{
 				if drivers.Op(r.Op) != drivers.OpStop {
 					continue
 				}
+				stops[k] = append(stops[k], stopAttempt{at: r.At, failed: strings.Contains(r.Msg, "error=") && !strings.Contains(r.Msg, drivers.ErrTaskNotFound.Error())})
 				if n := failed[k]; n > 0 {
 					if n >= status.KillAttempts {
 						v.Violatef(k.Alloc, k.Task, fmt.Sprintf("StopTask after %d failed attempts of one kill", n), "another attempt",
@@ -107,4 +122,71 @@ var stopRetries = prop.Property{
 			}
 		}}
 	},
+}
+
+// stopAttempt is one StopTask call of a task: when, and whether it failed.
+type stopAttempt struct {
+	at     time.Time
+	failed bool
+}
+
+// retryAfterExit checks, once the run is over, what follows each failed
+// StopTask of a stop: the retry, at its delay, while the run it stops
+// is live; none once that run exited by itself within the delay (a retry
+// would stop the task's next run: the task ID stays). A runner that
+// gives up after one failure, or takes the failure for a stop, never
+// retries; one that forgets the run retries into the next. The exits
+// come from the events' own instants: a runner may push them later than
+// they happened.
+func retryAfterExit(v *prop.View, stops map[taskKey][]stopAttempt, history map[prop.TaskKey][]*structs.TaskEvent) {
+	if v.Failed() {
+		return
+	}
+	for _, k := range sortedKeys(stops) {
+		var exits []time.Time
+		for _, e := range history[k] {
+			if e.Type == structs.TaskTerminated {
+				exits = append(exits, time.Unix(0, e.Time).UTC())
+			}
+		}
+		exitIn := func(from, to time.Time) (time.Time, bool) {
+			i := slices.IndexFunc(exits, func(t time.Time) bool { return t.After(from) && !t.After(to) })
+			if i < 0 {
+				return time.Time{}, false
+			}
+			return exits[i], true
+		}
+		ops := stops[k]
+		n := 0 // consecutive failed attempts of one stop
+		for i, a := range ops {
+			if !a.failed {
+				n = 0
+				continue
+			}
+			n++
+			if n >= status.KillAttempts {
+				n = 0
+				continue
+			}
+			due := a.at.Add(status.KillRetryDelay(n - 1))
+			retried := i+1 < len(ops) && ops[i+1].at.Equal(due)
+			exit, exited := exitIn(a.at, due)
+			switch {
+			case exited && exit.Before(due):
+				v.Reach("ended-between-attempts")
+				if retried {
+					v.Violatef(k.Alloc, k.Task, fmt.Sprintf("StopTask at %s, %s after failed attempt %d, though the run it stopped exited at %s", prop.When(due, nil), status.KillRetryDelay(n-1), n, prop.When(exit, nil)),
+						"a retry", "none: a stop's retries are for its own run; the task ID stays, so a retry would stop the next run (AR-6)")
+					return
+				}
+			case !exited && !retried && due.Before(v.Now()):
+				v.Violatef(k.Alloc, k.Task, fmt.Sprintf("StopTask retry after failed attempt %d (at %s), the run still live", n, prop.When(a.at, nil)),
+					"none", fmt.Sprintf("%s, %s later (AR-6: min(4^i × 5s, 2m))", prop.When(due, nil), status.KillRetryDelay(n-1)))
+				return
+			}
+			if !retried {
+				n = 0
+			}
+		}
+	}
 }
