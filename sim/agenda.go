@@ -128,6 +128,16 @@ func (w *World) fireTimed(f faults.Fault) {
 				w.emit(trace.KindWorld, "restart_failed", errString(err))
 			}
 		})
+	case faults.ClientRestart:
+		if err := w.Stop(); err != nil {
+			w.emit(trace.KindWorld, "stop_skipped", errString(err))
+			return
+		}
+		w.at(w.sc.Start.Add(f.At+f.For), 0, func() {
+			if err := w.Restart(); err != nil {
+				w.emit(trace.KindWorld, "restart_failed", errString(err))
+			}
+		})
 	case faults.ClockJump:
 		w.mu.Lock()
 		w.jump += f.For

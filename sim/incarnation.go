@@ -151,6 +151,34 @@ func (w *World) Crash() error {
 	return nil
 }
 
+// Stop shuts the running client down gracefully, as an agent restart
+// does: Shutdown runs while the incarnation still lives, with its state
+// DB, servers and driver there (while it waits for a call in flight, the
+// world goes on stepping), so it writes what STATE-2 writes on shutdown,
+// traced; the tasks are left running (AR-1), to be
+// recovered by the next incarnation's driver. Then the incarnation ends
+// as at a crash: DB handle, connection and driver instance closed.
+func (w *World) Stop() error {
+	w.mu.Lock()
+	inc := w.inc
+	w.mu.Unlock()
+	if inc == nil {
+		return errNotRunning
+	}
+	w.emit(trace.KindWorld, trace.MsgClientStop, map[string]any{"incarnation": inc.n})
+	inc.client.Shutdown()
+	w.mu.Lock()
+	if w.inc == inc {
+		w.inc = nil
+	}
+	inc.alive.Store(false)
+	w.mu.Unlock()
+	w.srv.Connect(w.node.NodeID, nil)
+	inc.conn.Close()
+	w.retire(inc)
+	return w.reopenDB(inc)
+}
+
 // Restart starts a new client incarnation after a crash; it restores from
 // the state DB (STATE-3). First the plan's alloc_dir_loss removes the
 // directories of the node's allocs it decides to lose, as a wiped data
@@ -196,6 +224,12 @@ func (w *World) reopenDB(inc *incarnation) error {
 // instance (if still open) and queues the leak check.
 func (w *World) shutdown(inc *incarnation) {
 	inc.client.Shutdown()
+	w.retire(inc)
+}
+
+// retire marks a shut-down incarnation down, closes its driver instance
+// (if still open) and queues the leak check.
+func (w *World) retire(inc *incarnation) {
 	inc.down.Store(true)
 	inc.driver.Close()
 	w.mu.Lock()

@@ -16,6 +16,7 @@ const (
 	DriverExit           Class = "driver_exit"
 	DriverStopHang       Class = "driver_stop_hang"
 	ClientCrash          Class = "client_crash"
+	ClientRestart        Class = "client_restart"
 	DriverRecoverFailure Class = "driver_recover_failure"
 	CSIMountLatency      Class = "csi_mount_latency"
 	CSIMountFailure      Class = "csi_mount_failure"
@@ -47,7 +48,8 @@ type Shape struct {
 	Tasks int
 	// CSIVolumes is the number of CSI volume mounts over all tasks.
 	CSIVolumes int
-	// Crashes is the number of client crashes in the plan.
+	// Crashes is the number of client restarts in the plan (crashes and
+	// graceful restarts: a restore follows each).
 	Crashes int
 	// Duration is the run's length.
 	Duration time.Duration
@@ -107,6 +109,8 @@ var classes = map[Class]classInfo{
 		what: "StopTask fails before sending any signal"},
 	NodeDisconnect: {timed: true, required: []string{ParamAt, ParamFor}, applies: longEnough,
 		what: "the servers lose the node at at: they cannot reach each other for for, and its allocs are marked unknown"},
+	ClientRestart: {timed: true, required: []string{ParamAt, ParamFor}, applies: anyTime, unswarmed: true,
+		what: "the client is shut down gracefully at at (an agent restart: Shutdown with its state DB open, the tasks left running) and restarts for later from its state DB"},
 	AllocDirLoss: {required: []string{ParamRate}, optional: perCall, applies: anyCrash, unswarmed: true,
 		what: "an alloc's directory is gone when the client restarts after a crash (its data dir was wiped): the runner's Restore fails (STATE-3 (4))"},
 }
@@ -118,7 +122,7 @@ func Classes() []Class {
 		DriverStartDelay, DriverStartFailure, DriverExit, DriverStopHang,
 		ClientCrash, DriverRecoverFailure, CSIMountLatency, CSIMountFailure,
 		StateDBWriteFailure, RPCLatency, RPCFailure, RPCPartition, ClockJump,
-		DriverStopFailure, NodeDisconnect, AllocDirLoss,
+		DriverStopFailure, NodeDisconnect, AllocDirLoss, ClientRestart,
 	}
 }
 

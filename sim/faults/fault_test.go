@@ -32,6 +32,7 @@ func TestFaultPrintParse(t *testing.T) {
 		{Fault{Class: DriverStopFailure, Rate: 1}, "driver_stop_failure rate=1"},
 		{Fault{Class: NodeDisconnect, At: 2 * time.Minute, For: 45 * time.Second}, "node_disconnect at=2m0s for=45s"},
 		{Fault{Class: AllocDirLoss, Rate: 0.5}, "alloc_dir_loss rate=0.5"},
+		{Fault{Class: ClientRestart, At: 40 * time.Second, For: 3 * time.Second}, "client_restart at=40s for=3s"},
 	}
 	must.EqOp(t, len(Classes()), len(cases), must.Sprint("one case per class"))
 	for _, c := range cases {

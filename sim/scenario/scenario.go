@@ -128,7 +128,7 @@ func (s Scenario) End() time.Time { return s.Start.Add(s.Duration.D()) }
 
 // Shape summarises the scenario for fault classes (Class.Applies).
 func (s Scenario) Shape() faults.Shape {
-	sh := faults.Shape{Duration: s.Duration.D(), Crashes: len(s.Faults.Of(faults.ClientCrash))}
+	sh := faults.Shape{Duration: s.Duration.D(), Crashes: len(s.Faults.Of(faults.ClientCrash)) + len(s.Faults.Of(faults.ClientRestart))}
 	for _, j := range s.Jobs {
 		if j.Job == nil {
 			continue

@@ -34,10 +34,12 @@ const (
 
 // Record vocabulary readers match on (the simulator writes these).
 const (
-	// MsgClientStart and MsgClientCrash are KindWorld messages of a
-	// client incarnation's start and crash (Data: {"incarnation": n}).
+	// MsgClientStart, MsgClientCrash and MsgClientStop are KindWorld
+	// messages of a client incarnation's start, crash and graceful stop
+	// (Data: {"incarnation": n}).
 	MsgClientStart = "client_start"
 	MsgClientCrash = "client_crash"
+	MsgClientStop  = "client_stop"
 	// The KindPort operations (Op): alloc dir, task dir and CSI port
 	// calls.
 	PortAllocDirBuild = "alloc_dir Build"
