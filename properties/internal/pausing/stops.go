@@ -14,6 +14,10 @@ import (
 	"github.com/allocsim/allocsim/sim/trace"
 )
 
+// pausedRunGrace bounds how long a task may still run once it should
+// not: its pause stop's kill timeout (capped, DATA-4) and a margin.
+const pausedRunGrace = 35 * time.Second
+
 // stopSeq checks the event sequence of pause stops (PAUSE-5, PAUSE-6,
 // PAUSE-8): a Pausing of a started task is followed by Terminated, then
 // Restarting "Task restarting in 0s" with an empty reason, then nothing
@@ -329,6 +333,18 @@ var restoreOverrides = prop.Property{
 				crash.For = d.Duration("down in window", 5*time.Second, span/2-10*time.Second, time.Second)
 				inWindow = true
 			}
+			// One run in three of the others crashes inside the first
+			// window and restarts after it ended: the restored task,
+			// recovered live with "" stored, is re-evaluated outside and
+			// pause-stopped (PAUSE-10, PAUSE-5).
+			if w, ok := firstWindow(s); ok && !inWindow && d.IntRange("restart after window", 0, 2) == 0 {
+				at := w.Start.Sub(sc.Start) + d.Duration("crash into window", 5*time.Second, w.End.Sub(w.Start)/2, time.Second)
+				down := w.End.Sub(sc.Start) - at + d.Duration("down past window end", 5*time.Second, 30*time.Second, time.Second)
+				if at+down+time.Minute+5*time.Second < sc.Duration.D() {
+					crash.At, crash.For = at, down
+					inWindow = true // the override comes after the restart
+				}
+			}
 			sc.Faults = faults.Plan{crash}
 			// One run in three overrides only after the restart: the
 			// client restarts with "" or scheduled_pause stored,
@@ -348,7 +364,36 @@ var restoreOverrides = prop.Property{
 		call := sc.Start.Add(sc.Calls[0].At.D())
 		want := sc.Calls[0].Op.ScheduleState()
 		o := oracle.New(sc, "sj", work)
+		var down bool               // between a crash and the restart
+		var runningPaused time.Time // since when the task runs while it should not
 		check := prop.Checks{OnSettled: func(v *prop.View) {
+			// Nor does it keep running while it should not: a recovered
+			// live task whose state is paused is pause-stopped (PAUSE-10,
+			// PAUSE-5), so it runs on at most a kill timeout.
+			for _, r := range v.New {
+				switch {
+				case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientCrash:
+					down = true
+				case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientStart:
+					down = false
+				}
+			}
+			running := false
+			for _, a := range v.Allocs() {
+				if ts := a.TaskStates[work]; ts != nil && ts.State == structs.TaskStateRunning {
+					running = true
+				}
+			}
+			switch {
+			case down || !running || o.Run(v.Now()):
+				runningPaused = time.Time{}
+			case runningPaused.IsZero():
+				runningPaused = v.Now()
+			case v.Now().Sub(runningPaused) > pausedRunGrace:
+				v.Violatef(sched.AllocName, work, fmt.Sprintf("task state since %s, its stored state %q", prop.When(runningPaused, nil), o.Stored(v.Now())),
+					structs.TaskStateRunning, fmt.Sprintf("stopped within %s: a task that should not run, a restored live one included, is pause-stopped (PAUSE-10, PAUSE-5)", pausedRunGrace))
+				return
+			}
 			// Whatever the crash did, the task is never stopped while it
 			// should run: a restored "" is re-evaluated at the restore
 			// instant, an override kept (PAUSE-10, PAUSE-3).
