@@ -70,6 +70,9 @@ func (w *World) runnerFactory(inc *incarnation) interfaces.AllocRunnerFactory {
 		w.configs.put(c)
 		ar, err := f(&c)
 		w.recordRunner(c.Alloc, ar, err)
+		if err == nil && ar != nil && w.cfg.Hold.has(HoldPriority) {
+			return priorityHold{AllocRunner: ar, w: w, inc: inc}, nil
+		}
 		return ar, err
 	}
 }

@@ -191,6 +191,13 @@ func (l *syncLog) contact(inc int, now time.Time, joinable bool) {
 	}
 }
 
+// pushes counts the pushes logged so far.
+func (l *syncLog) pushes() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.pushSeq
+}
+
 // pushBegin logs a push of inc about alloc.
 func (l *syncLog) pushBegin(inc *incarnation, alloc string, now time.Time) *Push {
 	p := &Push{Incarnation: inc.n, Alloc: alloc, Called: now, InFlight: true}

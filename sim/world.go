@@ -74,6 +74,9 @@ const (
 	HoldCSI                      // CSI mounts and unmounts
 	HoldStateDB                  // state DB writes
 	HoldRPC                      // client-to-server RPCs, before they are sent
+	// HoldPriority holds every GetUpdatePriority call of the client's
+	// sync tick (priority.go); not in DefaultHold.
+	HoldPriority
 	// HoldNone holds nothing: goroutines race freely between clock
 	// events (the replay test then judges whether the runner is
 	// deterministic on its own).

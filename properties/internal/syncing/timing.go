@@ -7,5 +7,5 @@ import "github.com/allocsim/allocsim/properties/internal/prop"
 // entries dropped), in suite order; the suite lists them after
 // Properties.
 func Timing() []prop.Property {
-	return []prop.Property{urgentFirstTick, spacedWithoutUrgent, producersNeverBlock, nothingBeforeContact, acknowledgedNotResent}
+	return []prop.Property{urgentFirstTick, urgentRacedClassification, spacedWithoutUrgent, producersNeverBlock, nothingBeforeContact, acknowledgedNotResent}
 }
