@@ -58,7 +58,8 @@ func (u updaterTap) PutAllocation(a *structs.Allocation) error { return u.next.P
 // runnerFactory wraps the runner factory under test with the tap: the
 // client under test must build its alloc runners with the factory it is
 // given (ClientOptions.AllocRunnerFactory), which is how the world sees
-// what they compute.
+// what they compute. The plan's runner_build_failure makes a call fail
+// instead, as a factory may (AR-3).
 func (w *World) runnerFactory(inc *incarnation) interfaces.AllocRunnerFactory {
 	f := w.cfg.Factory.NewAllocRunner
 	started := w.clk.Now()
@@ -68,7 +69,14 @@ func (w *World) runnerFactory(inc *incarnation) interfaces.AllocRunnerFactory {
 			c.StateUpdater = updaterTap{w: w, inc: inc, started: started, next: cfg.StateUpdater}
 		}
 		w.configs.put(c)
-		ar, err := f(&c)
+		var ar interfaces.AllocRunner
+		var err error
+		if c.Alloc != nil {
+			err = w.inj.RunnerBuildFailure(c.Alloc.ID) // AR-3's factory error
+		}
+		if err == nil {
+			ar, err = f(&c)
+		}
 		w.recordRunner(c.Alloc, ar, err)
 		if err == nil && ar != nil && w.cfg.Hold.has(HoldPriority) {
 			return priorityHold{AllocRunner: ar, w: w, inc: inc}, nil

@@ -17,6 +17,7 @@ const (
 	DriverStopHang       Class = "driver_stop_hang"
 	ClientCrash          Class = "client_crash"
 	ClientRestart        Class = "client_restart"
+	RunnerBuildFailure   Class = "runner_build_failure"
 	DriverRecoverFailure Class = "driver_recover_failure"
 	CSIMountLatency      Class = "csi_mount_latency"
 	CSIMountFailure      Class = "csi_mount_failure"
@@ -111,6 +112,8 @@ var classes = map[Class]classInfo{
 		what: "the servers lose the node at at: they cannot reach each other for for, and its allocs are marked unknown"},
 	ClientRestart: {timed: true, required: []string{ParamAt, ParamFor}, applies: anyTime, unswarmed: true,
 		what: "the client is shut down gracefully at at (an agent restart: Shutdown with its state DB open, the tasks left running) and restarts for later from its state DB"},
+	RunnerBuildFailure: {required: []string{ParamRate}, optional: perCall, applies: anyTask, unswarmed: true,
+		what: "the alloc runner factory fails for an alloc (AR-3): the client must report the alloc failed"},
 	AllocDirLoss: {required: []string{ParamRate}, optional: perCall, applies: anyCrash, unswarmed: true,
 		what: "an alloc's directory is gone when the client restarts after a crash (its data dir was wiped): the runner's Restore fails (STATE-3 (4))"},
 }
@@ -122,7 +125,7 @@ func Classes() []Class {
 		DriverStartDelay, DriverStartFailure, DriverExit, DriverStopHang,
 		ClientCrash, DriverRecoverFailure, CSIMountLatency, CSIMountFailure,
 		StateDBWriteFailure, RPCLatency, RPCFailure, RPCPartition, ClockJump,
-		DriverStopFailure, NodeDisconnect, AllocDirLoss, ClientRestart,
+		DriverStopFailure, NodeDisconnect, AllocDirLoss, ClientRestart, RunnerBuildFailure,
 	}
 }
 

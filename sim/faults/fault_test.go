@@ -33,6 +33,7 @@ func TestFaultPrintParse(t *testing.T) {
 		{Fault{Class: NodeDisconnect, At: 2 * time.Minute, For: 45 * time.Second}, "node_disconnect at=2m0s for=45s"},
 		{Fault{Class: AllocDirLoss, Rate: 0.5}, "alloc_dir_loss rate=0.5"},
 		{Fault{Class: ClientRestart, At: 40 * time.Second, For: 3 * time.Second}, "client_restart at=40s for=3s"},
+		{Fault{Class: RunnerBuildFailure, Rate: 0.4}, "runner_build_failure rate=0.4"},
 	}
 	must.EqOp(t, len(Classes()), len(cases), must.Sprint("one case per class"))
 	for _, c := range cases {

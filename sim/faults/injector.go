@@ -22,6 +22,7 @@ var (
 	ErrStateDBWrite  = errors.New("simulated state DB write failure")
 	ErrRPC           = errors.New("simulated rpc failure")
 	ErrCSIMount      = errors.New("simulated CSI mount failure")
+	ErrRunnerBuild   = errors.New("simulated alloc runner build failure")
 )
 
 // Fired is one per-call fault that fired, for the trace.
@@ -182,6 +183,16 @@ func (in *Injector) AllocDirLoss(allocID string) bool {
 		return true
 	}
 	return false
+}
+
+// RunnerBuildFailure decides whether one call of the alloc runner factory
+// for allocID fails (ErrRunnerBuild) instead of building a runner.
+func (in *Injector) RunnerBuildFailure(allocID string) error {
+	if _, _, ok := in.hit(RunnerBuildFailure, allocID); ok {
+		in.fireAt(Fired{Class: RunnerBuildFailure, Key: allocID, Alloc: allocID, Detail: "error=" + ErrRunnerBuild.Error()})
+		return ErrRunnerBuild
+	}
+	return nil
 }
 
 // exitResult draws how an injected exit ends: half the time a non-zero

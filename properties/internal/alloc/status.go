@@ -12,7 +12,7 @@ import (
 
 // Properties lists the package's properties in suite order.
 func Properties() []prop.Property {
-	return []prop.Property{clientStatus, restartPolicy, restartAPI, destroyAPI, shutdownAPI, closeAfterPrerun, runAfterStop, restartCallResult, stopRetries, killOrder, killRules, lifecycleStartOrder, updateQueue, eventsNewest10, eventMessagesExact}
+	return []prop.Property{clientStatus, restartPolicy, restartAPI, destroyAPI, shutdownAPI, closeAfterPrerun, runAfterStop, restartCallResult, stopRetries, killOrder, killRules, lifecycleStartOrder, updateQueue, eventsNewest10, eventMessagesExact, buildFailureReported}
 }
 
 // clientStatus: AR-8 at every settled instant. Crashes are left out: a

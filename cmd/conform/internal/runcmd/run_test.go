@@ -148,10 +148,10 @@ func TestRunnerPanicOnItsOwnGoroutine(t *testing.T) {
 		statuses[p.Status]++
 	}
 	must.SliceLen(t, len(properties.List()), run.Runners[0].Properties, must.Sprintf("every property of the suite, by status: %v", statuses))
-	must.Eq(t, map[reports.Status]int{reports.Fail: 8, reports.NotApplicable: len(properties.List()) - 8}, statuses)
+	must.Eq(t, map[reports.Status]int{reports.Fail: 9, reports.NotApplicable: len(properties.List()) - 9}, statuses)
 	text := out.String()
 	must.StrContains(t, text, "violation: cause 1 above, here: the runner panicked and ended the test binary: panic: panicrunner: a goroutine of the runner's own panics")
-	must.StrContains(t, text, "CAUSE 1 of example.com/panicrunner.New: one violation failed 8 properties")
+	must.StrContains(t, text, "CAUSE 1 of example.com/panicrunner.New: one violation failed 9 properties")
 	must.StrContains(t, text, "seed:      ")
 	must.StrContains(t, text, "(check 1)")
 	replay := strings.TrimPrefix(field(text, "replay", "--property SYNC-5/acknowledged-not-resent "), "conform replay ")
