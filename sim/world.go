@@ -344,8 +344,11 @@ func (w *World) stateFault(wr state.Write) error {
 	if err != nil {
 		msg = err.Error()
 	}
-	w.rec.Emit(trace.Record{At: w.clk.Now(), Kind: trace.KindStateDB, Alloc: wr.AllocID, Task: wr.Task,
-		Op: wr.Op + " " + wr.Key, Msg: msg})
+	rec := trace.Record{At: w.clk.Now(), Kind: trace.KindStateDB, Alloc: wr.AllocID, Task: wr.Task, Msg: msg}
+	if w.rec.Keeps() { // a recorder that only counts needs no Op built
+		rec.Op = wr.Op + " " + wr.Key
+	}
+	w.rec.Emit(rec)
 	return err
 }
 

@@ -77,7 +77,7 @@ func (v memView) readlink(name string) (string, error) {
 // m.mu is held.
 func (m *MemFS) walk(name string) (*memNode, error) {
 	n := m.root
-	for _, c := range strings.Split(name, string(filepath.Separator)) {
+	for c := range strings.SplitSeq(name, string(filepath.Separator)) {
 		if c == "" {
 			continue
 		}

@@ -246,9 +246,12 @@ func (ar *allocRunner) setServerAlloc(a *structs.Allocation) {
 }
 
 // Alloc implements interfaces.AllocRunner: a deep copy of the latest
-// server alloc with the client-side fields computed now.
+// server alloc, its job included, with the client-side fields computed
+// now.
 func (ar *allocRunner) Alloc() *structs.Allocation {
-	return ar.clientAlloc(ar.taskStatesCopy())
+	a := ar.clientAlloc(ar.taskStatesCopy())
+	a.Job = a.Job.Copy()
+	return a
 }
 
 // GetAllocDir implements interfaces.AllocRunner.

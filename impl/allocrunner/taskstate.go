@@ -129,15 +129,15 @@ func (ar *allocRunner) clientState(states map[string]*structs.TaskState) *struct
 	return &structs.AllocState{ClientStatus: st, ClientDescription: desc, TaskStates: states}
 }
 
-// clientAlloc is a deep copy of the latest server alloc with the
+// clientAlloc is a deep copy of the latest server alloc, sharing its read-only job, with the
 // client-side fields computed from states (adopted as clientState does). The runner computes no
 // deployment or network status: both are nil.
 func (ar *allocRunner) clientAlloc(states map[string]*structs.TaskState) *structs.Allocation {
 	// The fields replaced below are not copied: a shallow copy of the
-	// server alloc without them, deep-copied.
+	// server alloc without them, deep-copied but for the job.
 	server := *ar.serverAlloc()
 	server.TaskStates, server.DeploymentStatus, server.NetworkStatus = nil, nil, nil
-	a := server.Copy()
+	a := server.CopySkipJob()
 	s := ar.clientState(states)
 	a.ClientStatus = s.ClientStatus
 	a.ClientDescription = s.ClientDescription

@@ -5,13 +5,11 @@ import (
 
 	"github.com/allocsim/allocsim/impl/allocdir"
 	"github.com/allocsim/allocsim/impl/drivers/mock"
-	"github.com/allocsim/allocsim/impl/hookstats"
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/state"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/sim/seeds"
 	"github.com/allocsim/allocsim/sim/transport"
-	metrics "github.com/hashicorp/go-metrics"
 )
 
 // client is one node of the cluster: the client under test and what it is
@@ -34,11 +32,6 @@ func (cl *client) start() error {
 	cl.driver = mock.New(mock.Config{Clock: clk})
 	cl.db = state.NewMemDB(state.MemConfig{})
 	cl.conn = c.net.Dial(cl.node.NodeID)
-	// Hook telemetry is not what a sync study measures: it goes nowhere.
-	m, err := hookstats.NewMetrics(&metrics.BlackholeSink{})
-	if err != nil {
-		return fmt.Errorf("cluster: client %d: %w", cl.index, err)
-	}
 	opts := &interfaces.ClientOptions{
 		Node:               cl.node,
 		Logger:             c.cfg.Logger,
@@ -47,10 +40,10 @@ func (cl *client) start() error {
 		StateDB:            cl.db,
 		DriverManager:      drivers.NewRegistry(cl.driver),
 		AllocDirFactory:    allocdir.MemFactory(allocdir.NewMemFS(clk), allocdir.Config{Clock: clk}),
-		Metrics:            m,
 		RPCClient:          rpcTap{cl: cl},
 		AllocRunnerFactory: cl.runnerFactory(),
 	}
+	var err error
 	cl.client, err = c.cfg.Factory.NewClient(opts)
 	if err == nil {
 		err = cl.client.Start()

@@ -101,7 +101,10 @@ func New(cfg Config) (*Cluster, error) {
 			return nil, fmt.Errorf("cluster: %w", err)
 		}
 		c.clients = append(c.clients, &client{c: c, index: i, obs: newObserver(i)})
-		c.clients[i].node = &interfaces.ClientConfig{NodeID: id, Datacenter: "dc1", NodePool: "default", Region: "global"}
+		// Hook telemetry is not what a sync study measures: the nodes
+		// turn it off (TELEM-5), as they have no sink for it.
+		c.clients[i].node = &interfaces.ClientConfig{NodeID: id, Datacenter: "dc1", NodePool: "default", Region: "global",
+			DisableAllocationHookMetrics: true}
 	}
 	for _, cl := range c.clients {
 		if err := cl.start(); err != nil {

@@ -35,7 +35,7 @@ func (s *Server) GetClientAllocs(ctx context.Context, args *structs.NodeClientAl
 			s.mu.Unlock()
 			return nil
 		}
-		changed := s.changed
+		changed := n.changed
 		s.mu.Unlock()
 		if timeout == nil {
 			fired := make(chan struct{})

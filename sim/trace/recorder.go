@@ -45,6 +45,10 @@ var _ Sink = (*Recorder)(nil)
 // without storing them (long benchmarks).
 func NewRecorder(keep bool) *Recorder { return &Recorder{keep: keep} }
 
+// Keeps reports whether r stores records (NewRecorder's keep): a
+// recorder that only counts them ignores what they carry.
+func (r *Recorder) Keeps() bool { return r.keep }
+
 // Emit queues r until the next Flush; after Seal it drops r.
 func (r *Recorder) Emit(rec Record) {
 	r.mu.Lock()

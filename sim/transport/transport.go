@@ -48,6 +48,9 @@ type Config struct {
 // Network connects clients and the server. Build it with New.
 type Network struct {
 	cfg Config
+	// bare: the sink keeps no record's data (nil, or a counting
+	// Recorder), so emit skips summarizing and encoding it.
+	bare bool
 
 	mu          sync.Mutex
 	partitioned bool
@@ -59,10 +62,14 @@ func New(cfg Config) (*Network, error) {
 	if cfg.Clock == nil || cfg.Server == nil {
 		return nil, errors.New("simulated network: config needs a clock and a server")
 	}
+	bare := cfg.Trace == nil
 	if cfg.Trace == nil {
 		cfg.Trace = trace.Discard{}
 	}
-	return &Network{cfg: cfg, conns: map[*Conn]struct{}{}}, nil
+	if r, ok := cfg.Trace.(*trace.Recorder); ok && !r.Keeps() {
+		bare = true
+	}
+	return &Network{cfg: cfg, bare: bare, conns: map[*Conn]struct{}{}}, nil
 }
 
 // Partition cuts every connection until Heal: in-flight calls fail, new
@@ -186,7 +193,7 @@ func (c *Conn) RPCContext(ctx context.Context, method string, args, reply any) e
 		// no trace.
 		return fmt.Errorf("%s: %w", method, err)
 	}
-	c.net.emit(method, "send", summarize(args))
+	c.net.emit(method, "send", args)
 	if err != nil {
 		return c.fail(method, err)
 	}
@@ -219,7 +226,7 @@ func (c *Conn) RPCContext(ctx context.Context, method string, args, reply any) e
 	if err := copyInto(out, reply); err != nil {
 		return c.fail(method, err)
 	}
-	c.net.emit(method, "reply", summarize(reply))
+	c.net.emit(method, "reply", reply)
 	return nil
 }
 
@@ -245,8 +252,14 @@ func (n *Network) wait(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// emit traces one step of a call; data is the call's args or reply, or
+// a failure's error map, traced summarized.
 func (n *Network) emit(method, msg string, data any) {
-	n.cfg.Trace.Emit(trace.Record{At: n.cfg.Clock.Now(), Kind: trace.KindRPC, Op: method, Msg: msg, Data: trace.Encode(data)})
+	rec := trace.Record{At: n.cfg.Clock.Now(), Kind: trace.KindRPC, Op: method, Msg: msg}
+	if !n.bare {
+		rec.Data = trace.Encode(summarize(data))
+	}
+	n.cfg.Trace.Emit(rec)
 }
 
 // ClientHandler is what a connected client serves: interfaces.Client's
@@ -271,7 +284,7 @@ type forwarder struct {
 
 // ClientRPC forwards one call to the client (API-7).
 func (f forwarder) ClientRPC(method string, args, reply any) error {
-	f.net.emit(method, "forward", summarize(args))
+	f.net.emit(method, "forward", args)
 	if f.conn.Closed() || f.net.Partitioned() {
 		f.net.emit(method, "fail", map[string]string{"error": structs.MsgNoPathToNode})
 		return errors.New(structs.MsgNoPathToNode)
@@ -288,7 +301,7 @@ func (f forwarder) ClientRPC(method string, args, reply any) error {
 	if err := copyInto(out, reply); err != nil {
 		return err
 	}
-	f.net.emit(method, "reply", summarize(reply))
+	f.net.emit(method, "reply", reply)
 	return nil
 }
 
