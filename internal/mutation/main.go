@@ -51,6 +51,7 @@ type options struct {
 	only                               string
 	timeout                            time.Duration
 	report, results, resume, equiv     string
+	gaps                               string
 	pkgs, tests, suite, goCmd          string
 	set                                map[string]bool // the flags given
 }
@@ -71,6 +72,7 @@ func parseFlags(args []string, stderr io.Writer) (options, bool) {
 	fl.StringVar(&o.resume, "resume", "", "continue the run whose results are in `FILE` (and keep them there): its verdicts are reused")
 	fl.BoolVar(&o.rejudge, "rejudge", false, "with -resume, judge the run's survivors again (the suite may kill them now) and reuse the other verdicts")
 	fl.StringVar(&o.equiv, "equivalent", "internal/mutation/equivalent.txt", "the equivalence arguments, `FILE` of lines \"ID argument\"")
+	fl.StringVar(&o.gaps, "gaps", "internal/mutation/gaps.txt", "the open survivors, `FILE` of lines \"ID why no check reaches it yet\" (counted as survivors)")
 	fl.StringVar(&o.pkgs, "pkgs", defaultPackages, "the packages to mutate, comma-separated `patterns`")
 	fl.StringVar(&o.tests, "tests", defaultTests, "the suite's tests that judge, a -run `regexp`")
 	fl.StringVar(&o.suite, "suite", "./properties", "the suite's `package`")
@@ -186,6 +188,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return fail("%v", err)
+	}
+	gaps := Annotations{}
+	if data, err := os.ReadFile(abs("gaps", o.gaps)); err == nil {
+		if gaps, err = parseAnnotations(bytes.NewReader(data)); err != nil {
+			return fail("%s: %v", o.gaps, err)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fail("%v", err)
+	}
+	for id := range gaps {
+		if _, ok := ann[id]; ok {
+			return fail("%s: %s is also argued equivalent in %s: a survivor is one or the other", o.gaps, id, o.equiv)
+		}
 	}
 
 	j := &judge{goCmd: o.goCmd, root: root, pkg: o.suite, tests: o.tests, checks: o.checks, buildTimeout: 15 * time.Minute}
@@ -379,7 +394,7 @@ feed:
 		}
 		return exitOK
 	}
-	report := renderReport(reportInput{Run: r, Annotations: ann, Generated: generated, EstimateFor: o.estimate, Parallel: o.parallel})
+	report := renderReport(reportInput{Run: r, Annotations: ann, Gaps: gaps, Generated: generated, EstimateFor: o.estimate, Parallel: o.parallel})
 	if err := os.MkdirAll(filepath.Dir(abs("report", o.report)), 0o755); err != nil {
 		return fail("%v", err)
 	}

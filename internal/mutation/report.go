@@ -12,6 +12,10 @@ import (
 type reportInput struct {
 	Run         *Run
 	Annotations Annotations
+	// Gaps are the open survivors of gaps.txt: neither killed nor
+	// equivalent, each with why no check reaches it yet; they count as
+	// survivors.
+	Gaps        Annotations
 	Generated   map[string]bool // every ID of the enumeration, for stale annotations
 	EstimateFor int             // the run size whose duration the report estimates (300)
 	Parallel    int
@@ -142,7 +146,7 @@ func renderReport(in reportInput) string {
 	if all.survived == 0 {
 		p("None.\n\n")
 	} else {
-		p("The column *accounted for* is the human's: a check of the suite that now kills the mutant, or an `equivalent:` argument in `internal/mutation/equivalent.txt`.\n\n")
+		p("The column *accounted for* is the human's: a check of the suite that now kills the mutant, an `equivalent:` argument in `internal/mutation/equivalent.txt`, or an `open:` gap in `internal/mutation/gaps.txt` (a survivor no check reaches yet, and why; it counts against the score).\n\n")
 		p("| ID | diff | accounted for |\n| --- | --- | --- |\n")
 		for _, x := range r.Results {
 			if x.Status != Survived {
@@ -151,6 +155,8 @@ func renderReport(in reportInput) string {
 			acc := ""
 			if arg, ok := in.Annotations[x.ID]; ok {
 				acc = "equivalent: " + cell(arg)
+			} else if why, ok := in.Gaps[x.ID]; ok {
+				acc = "open: " + cell(why)
 			}
 			p("| %s | %s | %s |\n", code(x.ID), code(x.Diff), acc)
 		}
@@ -201,14 +207,28 @@ func renderReport(in reportInput) string {
 			contradicted = append(contradicted, x.ID)
 		}
 	}
-	if len(stale)+len(contradicted) > 0 {
+	var closed []string
+	for _, x := range r.Results {
+		if _, ok := in.Gaps[x.ID]; ok && (x.Status == Killed || x.Status == Timeout) {
+			closed = append(closed, x.ID)
+		}
+	}
+	for id := range in.Gaps {
+		if in.Generated != nil && !in.Generated[id] {
+			stale = append(stale, id)
+		}
+	}
+	if len(stale)+len(contradicted)+len(closed) > 0 {
 		sort.Strings(stale)
 		p("## Annotations to revisit\n\n")
 		for _, id := range contradicted {
 			p("- %s is argued equivalent in equivalent.txt, yet the suite killed it: the argument is wrong.\n", code(id))
 		}
+		for _, id := range closed {
+			p("- %s is listed open in gaps.txt, yet the suite killed it: delete the entry.\n", code(id))
+		}
 		for _, id := range stale {
-			p("- %s in equivalent.txt names no mutant of today's source (the code moved or changed): re-argue it under its new ID or delete it.\n", code(id))
+			p("- %s in equivalent.txt or gaps.txt names no mutant of today's source (the code moved or changed): re-argue it under its new ID or delete it.\n", code(id))
 		}
 		p("\n")
 	}
