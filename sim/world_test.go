@@ -338,7 +338,15 @@ func TestConfigErrors(t *testing.T) {
 // with the 10-event window (DATA-6).
 func TestNewEvents(t *testing.T) {
 	ev := func(typ string, at int64) *structs.TaskEvent { return &structs.TaskEvent{Type: typ, Time: at} }
-	a, b, c, d := ev("A", 1), ev("B", 2), ev("C", 2), ev("D", 3)
+	a, b, c, d, e := ev("A", 1), ev("B", 2), ev("C", 2), ev("D", 3), ev("E", 2)
+	// full fills a window (MaxTaskEvents) ending with evs by later events.
+	full := func(evs ...*structs.TaskEvent) []*structs.TaskEvent {
+		out := slices.Clone(evs)
+		for i := len(out); i < structs.MaxTaskEvents; i++ {
+			out = append(out, ev("F", int64(10+i)))
+		}
+		return out
+	}
 	cases := []struct {
 		old, cur []*structs.TaskEvent
 		want     []*structs.TaskEvent
@@ -347,6 +355,11 @@ func TestNewEvents(t *testing.T) {
 		{[]*structs.TaskEvent{a, b}, []*structs.TaskEvent{a, b}, nil},
 		{[]*structs.TaskEvent{a, b}, []*structs.TaskEvent{a, b, c}, []*structs.TaskEvent{c}},
 		{[]*structs.TaskEvent{a, b}, []*structs.TaskEvent{b, c, d}, []*structs.TaskEvent{c, d}},
+		// The window dropped one of old's events at its last instant (b):
+		// c is old, e new at that instant (AR-1/restart-call-result seed
+		// 548 lost e when same-instant events were counted).
+		{[]*structs.TaskEvent{a, b, c}, full(c, e, d), full(c, e, d)[1:]},
+		{[]*structs.TaskEvent{a, b, c}, full(e, d), full(e, d)},
 	}
 	for i, tc := range cases {
 		must.Eq(t, tc.want, structs.AppendedEvents(tc.old, tc.cur), must.Sprintf("case %d", i))

@@ -1,6 +1,7 @@
 package structs
 
 import (
+	"slices"
 	"time"
 )
 
@@ -141,18 +142,24 @@ func TaskStatesEqual(a, b map[string]*TaskState) bool {
 // old of the same task state. Events are appended in time order and only
 // the newest MaxTaskEvents are kept (DATA-6), so the new ones are those
 // after old's last instant, plus those at that instant beyond the ones
-// old had there.
+// old had there. When the full window dropped some of old's events at
+// that instant too (cur starts at it), the ones kept are the longest
+// tail of old's that cur starts with.
 func AppendedEvents(old, cur []*TaskEvent) []*TaskEvent {
 	if len(old) == 0 {
 		return cur
 	}
 	last := old[len(old)-1].Time
-	sameOld, sameCur := 0, 0
+	sameOld := 0
 	for _, e := range old {
 		if e.Time == last {
 			sameOld++
 		}
 	}
+	if len(cur) >= MaxTaskEvents && cur[0].Time == last {
+		sameOld = keptTail(old[len(old)-sameOld:], cur)
+	}
+	sameCur := 0
 	var out []*TaskEvent
 	for _, e := range cur {
 		switch {
@@ -166,4 +173,20 @@ func AppendedEvents(old, cur []*TaskEvent) []*TaskEvent {
 		}
 	}
 	return out
+}
+
+// keptTail is the length of the longest tail of tail (old's events at
+// its last instant) that cur starts with.
+func keptTail(tail, cur []*TaskEvent) int {
+	for n := min(len(tail), len(cur)); n > 0; n-- {
+		if slices.EqualFunc(tail[len(tail)-n:], cur[:n], sameEvent) {
+			return n
+		}
+	}
+	return 0
+}
+
+// sameEvent compares what tells two events apart in one task's list.
+func sameEvent(a, b *TaskEvent) bool {
+	return a.Type == b.Type && a.Time == b.Time && a.DisplayMessage == b.DisplayMessage
 }

@@ -47,10 +47,35 @@ var restartCallResult = prop.Property{
 		{Name: "restart-refused", Doc: "a restart call the client answered with an error"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
-		f := newFeed()
-		oks := map[taskKey]int{}
+		oks, signaled := map[taskKey]int{}, map[taskKey]int{}
+		due := map[taskKey]time.Time{} // the instant of a call answered ok, its event count not checked yet
+		// check compares, once the instant of a call answered ok is over,
+		// the calls answered ok with the Restart Signaled events the world
+		// recorded from the runner's pushes: a call may return before its
+		// runner pushed the event (pushes are asynchronous; one may wait
+		// behind a held state DB write within the instant).
+		check := func(v *prop.View, final bool) {
+			for _, k := range sortedKeys(due) {
+				if !final && !v.Now().After(due[k]) {
+					continue
+				}
+				delete(due, k)
+				if n := signaled[k]; n < oks[k] {
+					v.Violatef(k.Alloc, k.Task, "Allocations.Restart calls answered ok", fmt.Sprintf("%d, with %d Restart Signaled events", oks[k], n),
+						"one Restart Signaled per call answered ok: a call the runner refused answers with its error (AR-1)")
+					return
+				}
+			}
+		}
 		return prop.Checks{OnSettled: func(v *prop.View) {
-			f.Next(v)
+			for _, r := range v.New {
+				if r.Kind == trace.KindTaskEvent && r.Msg == structs.TaskRestartSignal {
+					signaled[taskKey{Alloc: r.Alloc, Task: r.Task}]++
+				}
+			}
+			if check(v, false); v.Failed() {
+				return
+			}
 			for _, r := range v.New {
 				if r.Kind != trace.KindAPI || r.Op != string(scenario.OpRestart) || r.Task == "" {
 					continue
@@ -67,23 +92,8 @@ var restartCallResult = prop.Property{
 				// appended one too, if stopping the task failed).
 				k := taskKey{Alloc: r.Alloc, Task: r.Task}
 				oks[k]++
-				if n := signaled(f.History[k]); n < oks[k] {
-					v.Violatef(r.Alloc, r.Task, "Allocations.Restart calls answered ok", fmt.Sprintf("%d, with %d Restart Signaled events", oks[k], n),
-						"one Restart Signaled per call answered ok: a call the runner refused answers with its error (AR-1)")
-					return
-				}
+				due[k] = r.At
 			}
-		}}
+		}, OnFinal: func(v *prop.View) { check(v, true) }}
 	},
-}
-
-// signaled counts the Restart Signaled events.
-func signaled(events []*structs.TaskEvent) int {
-	n := 0
-	for _, e := range events {
-		if e.Type == structs.TaskRestartSignal {
-			n++
-		}
-	}
-	return n
 }
