@@ -14,17 +14,24 @@ import (
 // profile's properties number about fifty, so no part is empty.
 const maxSplit = 16
 
-// partsPerProcess is how many parts a split runner's suite is cut into
-// per process that checks it at once. The parts wait in a queue and each
-// process that ends takes the next, so the processes end close together
+// partsPerCPU is how many parts a split runner's suite is cut into per
+// CPU it has. The parts wait in a queue and each process that ends one
+// takes the next, so the processes end close together
 // instead of one CPU idling while another checks the rest: properties
 // differ in cost tenfold and the suite's order groups the costly ones
 // (SYNC-5), and cut in two halves the suite's CPU-seconds were 31 and 49
 // (conform run --runner reference --checks 200, 2 CPUs). A part costs a
 // process start, about 30 ms of CPU.
-const partsPerProcess = 4
+const partsPerCPU = 4
 
-// split is how many test processes check target t at once (procs) and
+// The processes number one more than the CPUs: a property that waits in
+// real time (DET-3/concurrent-use: 43 ms of wall for 21 ms of CPU a
+// check) leaves its process's CPU idle half the time, about a tenth of
+// a suite run's CPU, which the extra process fills; while every process
+// computes, the CPUs share them with no loss of throughput.
+
+// split is how many test processes check target t at once (procs: one
+// more than its share of CPUs, see above) and
 // how many parts, each a shard of its properties, they take from a
 // queue (parts), when the plan has fewer targets than Parallel: the
 // suite's properties are independent (each draws its own seeds and
@@ -39,11 +46,12 @@ func (p Plan) split(t Target) (procs, parts int) {
 	if p.Shards > 0 || len(t.Specs) > 0 || (t.Profile != "" && t.Profile != runners.ProfileFull) {
 		return 1, 1
 	}
-	procs = min(p.Parallel/max(len(p.Targets), 1), maxSplit)
-	if procs <= 1 {
+	cpus := min(p.Parallel/max(len(p.Targets), 1), maxSplit)
+	if cpus <= 1 {
 		return 1, 1
 	}
-	parts = min(procs*partsPerProcess, maxSplit)
+	parts = min(cpus*partsPerCPU, maxSplit)
+	procs = cpus + 1
 	if len(p.Properties) > 0 {
 		for _, id := range p.Properties {
 			if !strings.Contains(id, "/") {
