@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/allocsim/allocsim/internal/allocjson"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -27,7 +28,7 @@ import (
 // write.
 //
 // A write of a changed alloc reuses the bytes of its job when that
-// compares same to the memoised alloc's (encodeAlloc).
+// compares same to the memoised alloc's (allocjson.Alloc).
 //
 // It also keeps the caller's pointer whose encoding the bytes are (src):
 // a caller that promises an alloc unchanged since it last put that very
@@ -79,7 +80,7 @@ func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool) ([]b
 			return nil, err
 		}
 	}
-	enc, err := encodeAlloc(a, job)
+	enc, err := allocjson.Alloc(a, job)
 	if err != nil {
 		return nil, err
 	}

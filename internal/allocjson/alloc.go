@@ -1,4 +1,4 @@
-package state
+package allocjson
 
 import (
 	"encoding/json"
@@ -7,13 +7,14 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 )
 
-// encodeAlloc returns json.Marshal(a)'s bytes, given job, the bytes
+// Alloc returns json.Marshal(a)'s bytes, given job, the bytes
 // json.Marshal gives a.Job: the alloc's own fields and task states are
-// written by hand (taskjson.go) around them, so that a job, most of an
-// alloc's bytes and the same at every write of an alloc, is encoded once
-// (allocMemo keeps its bytes). Whatever the hand encoder does not write
-// exactly as encoding/json would sends the whole alloc to json.Marshal.
-func encodeAlloc(a *structs.Allocation, job []byte) ([]byte, error) {
+// written by hand around them, so that a caller that keeps a job's bytes
+// (the state DB's memo: a job is most of an alloc's bytes and the same
+// at every write of it) encodes it once. Whatever the hand encoder does
+// not write exactly as encoding/json would sends the whole alloc to
+// json.Marshal.
+func Alloc(a *structs.Allocation, job []byte) ([]byte, error) {
 	if a != nil {
 		if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendAlloc(b, a, job) }); ok {
 			return b, nil
@@ -58,4 +59,44 @@ func appendAlloc(b []byte, a *structs.Allocation, job []byte) ([]byte, bool) {
 	b = append(b, `,"ModifyTime":`...)
 	b = strconv.AppendInt(b, a.ModifyTime, 10)
 	return append(b, '}'), ok
+}
+
+// ListLen is len(json.Marshal(allocs)), and its error, without keeping
+// the bytes: each alloc is written in turn into one pooled buffer.
+func ListLen(allocs []*structs.Allocation) (int, error) {
+	if allocs == nil {
+		return len("null"), nil
+	}
+	buf := encodeBufs.Get().(*[]byte)
+	defer func() {
+		if cap(*buf) <= maxPooledBuf {
+			encodeBufs.Put(buf)
+		}
+	}()
+	n := len("[]") + len(allocs) - 1
+	if len(allocs) == 0 {
+		n = len("[]")
+	}
+	for _, a := range allocs {
+		if a == nil {
+			n += len("null")
+			continue
+		}
+		job, err := json.Marshal(a.Job)
+		if err != nil {
+			return 0, err
+		}
+		b, ok := appendAlloc((*buf)[:0], a, job)
+		*buf = b
+		if !ok {
+			enc, err := json.Marshal(a)
+			if err != nil {
+				return 0, err
+			}
+			n += len(enc)
+			continue
+		}
+		n += len(b)
+	}
+	return n, nil
 }

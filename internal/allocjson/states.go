@@ -1,4 +1,4 @@
-package state
+package allocjson
 
 import (
 	"encoding/json"
@@ -10,24 +10,25 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 )
 
-// encodeTaskState and encodeAllocState return json.Marshal's bytes for a
-// task state and an acknowledged state (encodeAlloc, allocjson.go, an
-// alloc's), written field by field instead of
-// by reflection: a client writes one at every task state change and every
-// acknowledgement, and encoding/json's reflective encoding of their events
-// (sorting each Details map's keys) was most of the state DB's CPU in
-// BenchmarkClients100x50. Whatever the hand encoder does not write exactly
-// as encoding/json would (a string with a character JSON escapes, a time
-// MarshalJSON rejects) sends the whole value to json.Marshal, so the bytes
-// are json.Marshal's in every case (TestHandEncodingIsMarshal).
-func encodeTaskState(ts *structs.TaskState) ([]byte, error) {
+// TaskState and AllocState return json.Marshal's bytes for a task state
+// and an acknowledged state (Alloc an alloc's), written field by field
+// instead of by reflection: a client writes one at every task state
+// change and every acknowledgement, and encoding/json's reflective
+// encoding of their events (sorting each Details map's keys) was most of
+// the state DB's CPU in BenchmarkClients100x50. Whatever the hand
+// encoder does not write exactly as encoding/json would (a string with a
+// character JSON escapes, a time MarshalJSON rejects) sends the whole
+// value to json.Marshal, so the bytes are json.Marshal's in every case
+// (TestHandEncodingIsMarshal).
+func TaskState(ts *structs.TaskState) ([]byte, error) {
 	if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendTaskState(b, ts) }); ok {
 		return b, nil
 	}
 	return json.Marshal(ts)
 }
 
-func encodeAllocState(s *structs.AllocState) ([]byte, error) {
+// AllocState is json.Marshal(s) (see TaskState).
+func AllocState(s *structs.AllocState) ([]byte, error) {
 	if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendAllocState(b, s) }); ok {
 		return b, nil
 	}

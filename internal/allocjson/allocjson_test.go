@@ -1,4 +1,4 @@
-package state
+package allocjson
 
 import (
 	"encoding/json"
@@ -126,7 +126,7 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 	for _, plain := range []bool{true, false} {
 		t.Run(fmt.Sprintf("task state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			ts := genJSONTaskState(plain).Draw(t, "ts")
-			got, err := encodeTaskState(ts)
+			got, err := TaskState(ts)
 			same(t, got, err, ts)
 		}))
 		t.Run(fmt.Sprintf("alloc, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
@@ -138,12 +138,23 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, err := encodeAlloc(a, job)
+			got, err := Alloc(a, job)
 			same(t, got, err, a)
+		}))
+		t.Run(fmt.Sprintf("alloc list length, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
+			var allocs []*structs.Allocation
+			if rapid.Bool().Draw(t, "non-nil") {
+				allocs = rapid.SliceOfN(genJSONAlloc(plain), 0, 3).Draw(t, "allocs")
+			}
+			got, err := ListLen(allocs)
+			want, wantErr := json.Marshal(allocs)
+			if (err == nil) != (wantErr == nil) || err == nil && got != len(want) {
+				t.Fatalf("ListLen = %d (%v), want %d (%v) for %s", got, err, len(want), wantErr, want)
+			}
 		}))
 		t.Run(fmt.Sprintf("alloc state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			s := genJSONAllocState(plain).Draw(t, "s")
-			got, err := encodeAllocState(s)
+			got, err := AllocState(s)
 			same(t, got, err, s)
 		}))
 	}
