@@ -101,21 +101,27 @@ func (u *users) loop(r *rand.Rand) {
 		default:
 		}
 		u.calls.Add(1)
-		id := u.ids[r.IntN(len(u.ids))]
-		ar, ok := u.runner(id)
-		if !ok {
-			continue
-		}
-		if r.IntN(3) == 0 {
-			u.write(r, id, ar)
-		} else {
-			u.read(r, ar)
-		}
+		u.call(r)
 		// A user yields after every call: the runner's goroutines wait
 		// behind it otherwise, for a time slice (10 ms) of each user
 		// when the process has one P (conform's GOMAXPROCS=1), and a
 		// check took a second of real time instead of tens of ms.
 		runtime.Gosched()
+	}
+}
+
+// call looks a runner up (the client's AllocRunner) and calls one of its
+// methods, a write one time in three.
+func (u *users) call(r *rand.Rand) {
+	id := u.ids[r.IntN(len(u.ids))]
+	ar, ok := u.runner(id)
+	if !ok {
+		return
+	}
+	if r.IntN(3) == 0 {
+		u.write(r, id, ar)
+	} else {
+		u.read(r, ar)
 	}
 }
 
