@@ -25,8 +25,8 @@ const maxSplit = 16
 const partsPerCPU = 4
 
 // The processes number one more than the CPUs: a property that waits in
-// real time (DET-3/concurrent-use: 43 ms of wall for 21 ms of CPU a
-// check) leaves its process's CPU idle half the time, about a tenth of
+// real time (DET-3/concurrent-use: 45 ms of wall for 13 ms of CPU a
+// check) leaves its process's CPU idle most of the time, about a tenth of
 // a suite run's CPU, which the extra process fills; while every process
 // computes, the CPUs share them with no loss of throughput.
 
