@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
+	"github.com/allocsim/allocsim/internal/allocjson"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -168,7 +169,7 @@ func decodeAlloc(e rawAlloc) (*structs.Allocation, error) {
 
 // PutAcknowledgedState implements StateDB.
 func (d *DB) PutAcknowledgedState(allocID string, s *structs.AllocState) error {
-	return d.putWith(allocID, "", KeyAcknowledgedState, func() ([]byte, error) { return encodeAllocState(s) })
+	return d.putWith(allocID, "", KeyAcknowledgedState, func() ([]byte, error) { return allocjson.AllocState(s) })
 }
 
 // GetAcknowledgedState implements StateDB.
@@ -213,7 +214,7 @@ func (d *DB) PutTaskRunnerLocalState(allocID, taskName string, ls *interfaces.Lo
 
 // PutTaskState implements StateDB.
 func (d *DB) PutTaskState(allocID, taskName string, ts *structs.TaskState) error {
-	return d.putWith(allocID, taskName, KeyTaskState, func() ([]byte, error) { return encodeTaskState(ts) })
+	return d.putWith(allocID, taskName, KeyTaskState, func() ([]byte, error) { return allocjson.TaskState(ts) })
 }
 
 // GetTaskRunnerState implements StateDB.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/allocsim/allocsim/internal/allocjson"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -13,17 +14,21 @@ import (
 // the job) is most of the cost of the write. The write itself still
 // happens, fault hook and all: only the bytes are reused.
 //
-// For each alloc ID it keeps the last bytes encoded and the alloc decoded
-// from them, and only when that decoded alloc compares same
+// For each alloc ID it keeps the last bytes encoded and the memo's own
+// copy of the alloc encoded (its job decoded from the job's bytes, the
+// rest deep-copied: memoCopy), and only when that copy compares same
 // (structs.Allocation.SameJSON, typed, without reflection) to the alloc
-// that was encoded. A later alloc that compares same to the decoded one
+// that was encoded. A later alloc that compares same to the copy
 // therefore encodes to the same bytes (SameJSON is true only for values
-// encoding/json encodes alike), so those bytes are reused. The decoded
-// alloc is the memo's own memory: nothing a caller holds can change it.
-// An alloc that does not survive a round trip unchanged (say, a time with
-// a zone, which comes back as another *time.Location) is marked, and its
-// ID is not memoised again until its bucket is deleted, so it does not pay
-// the decode at every write.
+// encoding/json encodes alike), so those bytes are reused. The copy is
+// the memo's own memory: nothing a caller holds can change it. An alloc
+// whose copy does not compare same (say, a job whose Config holds an int,
+// which decodes as a float64) is marked, and its ID is not memoised again
+// until its bucket is deleted, so it does not pay the copy at every
+// write.
+//
+// A write of a changed alloc reuses the bytes of its job when that
+// compares same to the memoised alloc's (allocjson.Alloc).
 //
 // It also keeps the caller's pointer whose encoding the bytes are (src):
 // a caller that promises an alloc unchanged since it last put that very
@@ -40,6 +45,7 @@ type memoEntry struct {
 	alloc *structs.Allocation // nil: this ID is not memoised
 	enc   []byte              // shared with the store: never modified
 	src   *structs.Allocation // the caller's alloc enc encodes
+	job   []byte              // alloc.Job's encoding, within enc
 }
 
 // encode returns the JSON encoding of a, reusing the memoised bytes when
@@ -64,25 +70,57 @@ func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool) ([]b
 	case unchanged && seen && e.src == a:
 		return e.enc, nil
 	case e.alloc != nil && a.SameJSON(e.alloc):
-		m.record(a.ID, memoEntry{alloc: e.alloc, enc: e.enc, src: a})
+		m.record(a.ID, memoEntry{alloc: e.alloc, enc: e.enc, src: a, job: e.job})
 		return e.enc, nil
 	}
-	enc, err := json.Marshal(a)
+	job, sameJob := e.jobFor(a)
+	if job == nil {
+		var err error
+		if job, err = json.Marshal(a.Job); err != nil {
+			return nil, err
+		}
+	}
+	enc, err := allocjson.Alloc(a, job)
 	if err != nil {
 		return nil, err
 	}
 	if frozen {
-		m.record(a.ID, memoEntry{alloc: a, enc: enc, src: a})
+		m.record(a.ID, memoEntry{alloc: a, enc: enc, src: a, job: job})
 		return enc, nil
 	}
-	var back *structs.Allocation
-	if !seen || e.alloc != nil { // a marked ID is not decoded again
-		if json.Unmarshal(enc, &back) != nil || !a.SameJSON(back) {
-			back = nil
-		}
+	var own *structs.Allocation
+	if !seen || e.alloc != nil { // a marked ID is not copied again
+		own = memoCopy(a, job, sameJob)
 	}
-	m.record(a.ID, memoEntry{alloc: back, enc: enc, src: a})
+	m.record(a.ID, memoEntry{alloc: own, enc: enc, src: a, job: job})
 	return enc, nil
+}
+
+// jobFor returns the entry's job bytes and the memo's job they encode
+// when that job compares same to a's (most writes of an alloc change its
+// task states, not its job), else nil.
+func (e memoEntry) jobFor(a *structs.Allocation) ([]byte, *structs.Job) {
+	if e.alloc != nil && e.job != nil &&
+		(&structs.Allocation{Job: a.Job}).SameJSON(&structs.Allocation{Job: e.alloc.Job}) {
+		return e.job, e.alloc.Job
+	}
+	return nil, nil
+}
+
+// memoCopy is the memo's own alloc standing for a, whose job encodes as
+// job: a deep copy of all but the job (CopySkipJob), with sameJob, the
+// memo's job a's compares same to, or else the job decoded from its
+// bytes. It is nil when it does not compare same to a.
+func memoCopy(a *structs.Allocation, job []byte, sameJob *structs.Job) *structs.Allocation {
+	own := a.CopySkipJob()
+	own.Job = sameJob
+	if sameJob == nil && json.Unmarshal(job, &own.Job) != nil {
+		return nil
+	}
+	if !a.SameJSON(own) {
+		return nil
+	}
+	return own
 }
 
 func (m *allocMemo) record(allocID string, e memoEntry) {

@@ -8,7 +8,7 @@ import (
 	"github.com/shoenig/test/must"
 )
 
-// TestAllocMemoEntries: an alloc equal to its own JSON round trip is
+// TestAllocMemoEntries: an alloc whose job equals its own JSON round trip is
 // memoised and its bytes reused; one that is not (an int in an `any`
 // comes back a float64) is marked and never decoded again; forget drops
 // the mark.
@@ -100,4 +100,40 @@ func TestAllocMemoFrozen(t *testing.T) {
 	want, _ = json.Marshal(b)
 	must.Eq(t, string(want), string(enc))
 	must.True(t, m.entries["a"].alloc == b)
+}
+
+// TestAllocMemoJobBytes: a changed alloc whose job compares same reuses
+// the job's bytes; a job changed in place, on the pointer the memo saw
+// last, is encoded again; the bytes are json.Marshal's either way.
+func TestAllocMemoJobBytes(t *testing.T) {
+	var m allocMemo
+	a := &structs.Allocation{ID: "a", ClientStatus: "pending", Job: &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g",
+		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"s": "x"}}}}}}}
+	same := func(a *structs.Allocation, frozen bool) []byte {
+		t.Helper()
+		enc, err := m.encodeAs(a, false, frozen)
+		must.NoError(t, err)
+		want, _ := json.Marshal(a)
+		must.Eq(t, string(want), string(enc))
+		return enc
+	}
+	same(a, false)
+	job := m.entries["a"].job
+	a.ClientStatus = "running"
+	same(a, false)
+	must.True(t, &job[0] == &m.entries["a"].job[0], must.Sprint("the bytes of a job that compares same are reused"))
+	a.Job.TaskGroups[0].Tasks[0].Config["s"] = "y"
+	a.ClientStatus = "complete"
+	same(a, false)
+	must.False(t, &job[0] == &m.entries["a"].job[0], must.Sprint("a job changed in place is encoded again"))
+
+	f := a.Copy()
+	f.ID = "f"
+	same(f, true)
+	g := f.Copy()
+	g.ClientStatus = "failed"
+	same(g, true)
+	h := g.Copy()
+	h.Job.Name = "renamed"
+	same(h, true)
 }

@@ -14,9 +14,11 @@
 //     (-test.run=^Name$ for a test, -test.bench for a benchmark) and the
 //     work's own flags;
 //  3. what the binary prints, stdout and stderr together as go test shows
-//     them, is converted by `go tool test2json -t` into go test -json
-//     events, handed over one line at a time as they arrive (the suite
-//     reads its results from them, reports.TestParser); Output and Lines
+//     them, is converted by `go tool test2json -t` (the executable
+//     `go tool -n test2json` names, run directly: test2json.go) into
+//     go test -json events, handed over one line at a time as they
+//     arrive (the suite reads its results from them,
+//     reports.TestParser); Output and Lines
 //     give back the text the binary printed (a study's result lines, a
 //     benchmark's output for benchstat);
 //  4. Run returns how the binary ended, its wall time and, from its

@@ -42,7 +42,7 @@ func (b Binary) Run(ctx context.Context, args []string, event func(line []byte))
 	if gocmd == "" {
 		gocmd = "go"
 	}
-	convArgs := []string{"tool", "test2json", "-t"}
+	convArgs := []string{"-t"}
 	if b.ImportPath != "" {
 		convArgs = append(convArgs, "-p", b.ImportPath)
 	}
@@ -50,7 +50,7 @@ func (b Binary) Run(ctx context.Context, args []string, event func(line []byte))
 	if err != nil {
 		return exit, fmt.Errorf("test binary %s: %w", b.Path, err)
 	}
-	conv := exec.CommandContext(ctx, gocmd, convArgs...)
+	conv := test2json(ctx, gocmd, convArgs...)
 	conv.Stdin = pr
 	var convErr bytes.Buffer
 	conv.Stderr = &convErr
@@ -63,7 +63,7 @@ func (b Binary) Run(ctx context.Context, args []string, event func(line []byte))
 	if err := conv.Start(); err != nil {
 		pr.Close()
 		pw.Close()
-		return exit, fmt.Errorf("start go tool test2json: %w", err)
+		return exit, fmt.Errorf("start test2json: %w", err)
 	}
 	pr.Close() // test2json's now
 
@@ -111,7 +111,7 @@ func (b Binary) Run(ctx context.Context, args []string, event func(line []byte))
 	case scanErr != nil:
 		return exit, fmt.Errorf("read the test binary's events: %w", scanErr)
 	case convWait != nil:
-		return exit, fmt.Errorf("go tool test2json: %w\n%s", convWait, strings.TrimSpace(convErr.String()))
+		return exit, fmt.Errorf("test2json: %w\n%s", convWait, strings.TrimSpace(convErr.String()))
 	}
 	for _, line := range end.finish(b.ImportPath, exit.Err, time.Since(start)) {
 		event(line)

@@ -2,11 +2,11 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"time"
 
+	"github.com/allocsim/allocsim/internal/allocjson"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/model/syncpolicy"
 	"github.com/allocsim/allocsim/sim/trace"
@@ -112,12 +112,10 @@ func (s *Server) commit() {
 	s.index++
 	idx := s.index
 	now := s.cfg.Clock.Now()
-	size := 0
-	// json.Marshal's bytes, counted without keeping them: an Encoder
-	// writes them plus a newline from its pooled buffer.
-	var w countingWriter
-	if err := json.NewEncoder(&w).Encode(all); err == nil {
-		size = int(w) - 1
+	// json.Marshal's bytes, counted without keeping them.
+	size, err := allocjson.ListLen(all)
+	if err != nil {
+		size = 0
 	}
 	s.stats.LogEntries++
 	s.stats.LogBytes += size
@@ -174,14 +172,6 @@ func (s *Server) commit() {
 		p.index = idx
 		close(p.done)
 	}
-}
-
-// countingWriter counts the bytes written to it.
-type countingWriter int
-
-func (w *countingWriter) Write(p []byte) (int, error) {
-	*w += countingWriter(len(p))
-	return len(p), nil
 }
 
 // recordClientEval records a SYNC-4 eval for the API (EvalRecords), with

@@ -79,7 +79,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 		violate("client Start", err.Error(), "no error")
 		return
 	}
-	u := newUsers(ids, c.AllocRunner, c.ClientRPC)
+	u := newUsers(wall, ids, c.AllocRunner, c.ClientRPC)
 	u.start(3, seed)
 	closes := windowCloses(clk.Now())
 	pause(wall, time.Duration(2+r.IntN(4))*time.Millisecond)
@@ -124,6 +124,7 @@ func checkClient(f interfaces.Factory, seed uint64, out *prop.Outcome, reach fun
 	if clk.Now().Before(closes) {
 		reach("window-closes-after-shutdown")
 	}
+	u.pace()
 	// Watch on until the scheduled alloc's window closed (its pause
 	// gate's timer fired) if it had not yet, and for afterShutdown.
 	pause(wall, min(max(clk.Until(closes)/speedup, 0), 120*time.Millisecond)+afterShutdown)

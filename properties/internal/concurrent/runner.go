@@ -97,7 +97,7 @@ func checkRunner(f interfaces.Factory, seed, n uint64, out *prop.Outcome, reach 
 		violate("NewAllocRunner", err.Error(), "no error")
 		return
 	}
-	u := newUsers([]string{alloc.ID}, func(string) (interfaces.AllocRunner, bool) { return ar, true }, nil)
+	u := newUsers(wall, []string{alloc.ID}, func(string) (interfaces.AllocRunner, bool) { return ar, true }, nil)
 	u.start(2, seed^(n<<32|0x5eed))
 	ran := make(chan struct{})
 	start := make(chan struct{})

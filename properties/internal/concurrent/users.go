@@ -3,24 +3,31 @@ package concurrent
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/benbjohnson/clock"
 )
 
 // users are goroutines calling the contract's methods at random until
 // stopped. Calls that make a runner call its ports (signals, restarts,
 // persisting, client RPCs) stop at quiet, so that a port call after the
-// client shut down is the runner's own; reads go on until stop.
+// client shut down is the runner's own; reads go on until stop, paced
+// (pace) once the client has shut down.
 type users struct {
 	ids    []string
 	runner func(id string) (interfaces.AllocRunner, bool)
 	rpc    func(method string, args, reply any) error // nil: no client
 
+	wall clock.Clock // real time, for paced calls
+
 	writes sync.RWMutex
 	quiet  bool
+	paced  chan struct{} // closed: a call every paceEvery, no longer flat out
 	stop   chan struct{}
 	wg     sync.WaitGroup
 
@@ -30,8 +37,8 @@ type users struct {
 	problems []string
 }
 
-func newUsers(ids []string, runner func(string) (interfaces.AllocRunner, bool), rpc func(string, any, any) error) *users {
-	return &users{ids: ids, runner: runner, rpc: rpc, stop: make(chan struct{})}
+func newUsers(wall clock.Clock, ids []string, runner func(string) (interfaces.AllocRunner, bool), rpc func(string, any, any) error) *users {
+	return &users{wall: wall, ids: ids, runner: runner, rpc: rpc, paced: make(chan struct{}), stop: make(chan struct{})}
 }
 
 // start starts n users, each with its own source.
@@ -47,6 +54,17 @@ func (u *users) hush() {
 	u.writes.Lock()
 	u.quiet = true
 	u.writes.Unlock()
+}
+
+// paceEvery is how long a paced user waits between calls.
+const paceEvery = time.Millisecond
+
+// pace slows the users down to a call each every paceEvery: once the
+// client shut down, a check only waits (real time) for what a runner
+// might still do, and users calling flat out would spend a CPU on the
+// wait.
+func (u *users) pace() {
+	close(u.paced)
 }
 
 // end stops the users and waits for them; done is closed then.
@@ -74,18 +92,35 @@ func (u *users) loop(r *rand.Rand) {
 		select {
 		case <-u.stop:
 			return
+		case <-u.paced:
+			select {
+			case <-u.stop:
+				return
+			case <-u.wall.After(paceEvery):
+			}
 		default:
 		}
 		u.calls.Add(1)
-		id := u.ids[r.IntN(len(u.ids))]
-		ar, ok := u.runner(id)
-		if !ok {
-			continue
-		}
-		if r.IntN(3) == 0 {
-			u.write(r, id, ar)
-			continue
-		}
+		u.call(r)
+		// A user yields after every call: the runner's goroutines wait
+		// behind it otherwise, for a time slice (10 ms) of each user
+		// when the process has one P (conform's GOMAXPROCS=1), and a
+		// check took a second of real time instead of tens of ms.
+		runtime.Gosched()
+	}
+}
+
+// call looks a runner up (the client's AllocRunner) and calls one of its
+// methods, a write one time in three.
+func (u *users) call(r *rand.Rand) {
+	id := u.ids[r.IntN(len(u.ids))]
+	ar, ok := u.runner(id)
+	if !ok {
+		return
+	}
+	if r.IntN(3) == 0 {
+		u.write(r, id, ar)
+	} else {
 		u.read(r, ar)
 	}
 }

@@ -4,8 +4,9 @@
 // binary (the built-in runners' TestSuite in cmd/conform/internal/runners,
 // or, for a runner in another module, a one-test module generated around
 // its factory), built once and run by internal/testbin (a process per
-// runner, or per shard of its properties when a lone runner has CPUs to
-// spare: split.go; its output as go test -json events), and the event stream is
+// runner, or, when a lone runner has CPUs to spare, per shard of its
+// properties, the shards taken from a queue by a process a CPU: split.go;
+// its output as go test -json events), and the event stream is
 // read into the reports model as it arrives (reports.TestParser), with a
 // progress callback per finished property.
 package suiterun

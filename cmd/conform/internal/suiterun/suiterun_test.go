@@ -112,21 +112,27 @@ func TestPackageLinksClockFork(t *testing.T) {
 }
 
 // TestSplit: only a lone runner's full-profile suite, whole or a list
-// of property IDs, is split, into at most Parallel/targets processes and
-// no more than it has properties.
+// of property IDs, is split into partsPerCPU parts a CPU of its share
+// (Parallel/targets) and no more parts than it has properties, checked
+// by one process more than its CPUs.
 func TestSplit(t *testing.T) {
 	one := []Target{{Name: "reference", Profile: "full"}}
-	must.Eq(t, 2, Plan{Targets: one, Parallel: 2}.split(one[0]))
-	must.Eq(t, maxSplit, Plan{Targets: one, Parallel: 64}.split(one[0]))
-	must.Eq(t, 1, Plan{Targets: append(one, Target{Name: "minimal"}), Parallel: 2}.split(one[0]))
-	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5"}}.split(one[0]))
-	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5/a", "SYNC-5"}}.split(one[0]))
-	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5/a"}}.split(one[0]))
-	must.Eq(t, 2, Plan{Targets: one, Parallel: 4, Properties: []string{"SCHED-5/a", "SYNC-5/b"}}.split(one[0]))
-	must.Eq(t, 1, Plan{Targets: one, Parallel: 1}.split(one[0]))
-	must.Eq(t, 1, Plan{Targets: one, Parallel: 2, Shard: 1, Shards: 2}.split(one[0]))
-	must.Eq(t, 1, Plan{Targets: one, Parallel: 2}.split(Target{Name: "mutant/x", Profile: "full", Specs: []string{"SCHED-5"}}))
-	must.Eq(t, 1, Plan{Targets: one, Parallel: 2}.split(Target{Name: "minimal", Profile: "client-communication"}))
+	split := func(p Plan, t Target) [2]int {
+		procs, parts := p.split(t)
+		return [2]int{procs, parts}
+	}
+	must.Eq(t, [2]int{3, 2 * partsPerCPU}, split(Plan{Targets: one, Parallel: 2}, one[0]))
+	must.Eq(t, [2]int{maxSplit + 1, maxSplit}, split(Plan{Targets: one, Parallel: 64}, one[0]))
+	must.Eq(t, [2]int{1, 1}, split(Plan{Targets: append(one, Target{Name: "minimal"}), Parallel: 2}, one[0]))
+	must.Eq(t, [2]int{1, 1}, split(Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5"}}, one[0]))
+	must.Eq(t, [2]int{1, 1}, split(Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5/a", "SYNC-5"}}, one[0]))
+	must.Eq(t, [2]int{1, 1}, split(Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5/a"}}, one[0]))
+	must.Eq(t, [2]int{2, 2}, split(Plan{Targets: one, Parallel: 4, Properties: []string{"SCHED-5/a", "SYNC-5/b"}}, one[0]))
+	must.Eq(t, [2]int{3, 3}, split(Plan{Targets: one, Parallel: 2, Properties: []string{"SCHED-5/a", "SYNC-5/b", "AR-1/c"}}, one[0]))
+	must.Eq(t, [2]int{1, 1}, split(Plan{Targets: one, Parallel: 1}, one[0]))
+	must.Eq(t, [2]int{1, 1}, split(Plan{Targets: one, Parallel: 2, Shard: 1, Shards: 2}, one[0]))
+	must.Eq(t, [2]int{1, 1}, split(Plan{Targets: one, Parallel: 2}, Target{Name: "mutant/x", Profile: "full", Specs: []string{"SCHED-5"}}))
+	must.Eq(t, [2]int{1, 1}, split(Plan{Targets: one, Parallel: 2}, Target{Name: "minimal", Profile: "client-communication"}))
 }
 
 // TestMergeShards: shard i of n holds the suite's properties i-1,

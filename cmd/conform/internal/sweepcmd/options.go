@@ -16,7 +16,7 @@ import (
 
 // Defaults of the flags.
 const (
-	// DefaultChunk is how many seeds a chunk holds: one test process per
+	// DefaultChunk is how many seeds a chunk holds: one suite run per
 	// chunk, the summary written after each.
 	DefaultChunk = 200
 )

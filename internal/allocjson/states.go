@@ -1,4 +1,4 @@
-package state
+package allocjson
 
 import (
 	"encoding/json"
@@ -10,23 +10,25 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 )
 
-// encodeTaskState and encodeAllocState return json.Marshal's bytes for a
-// task state and an acknowledged state, written field by field instead of
-// by reflection: a client writes one at every task state change and every
-// acknowledgement, and encoding/json's reflective encoding of their events
-// (sorting each Details map's keys) was most of the state DB's CPU in
-// BenchmarkClients100x50. Whatever the hand encoder does not write exactly
-// as encoding/json would (a string with a character JSON escapes, a time
-// MarshalJSON rejects) sends the whole value to json.Marshal, so the bytes
-// are json.Marshal's in every case (TestHandEncodingIsMarshal).
-func encodeTaskState(ts *structs.TaskState) ([]byte, error) {
+// TaskState and AllocState return json.Marshal's bytes for a task state
+// and an acknowledged state (Alloc an alloc's), written field by field
+// instead of by reflection: a client writes one at every task state
+// change and every acknowledgement, and encoding/json's reflective
+// encoding of their events (sorting each Details map's keys) was most of
+// the state DB's CPU in BenchmarkClients100x50. Whatever the hand
+// encoder does not write exactly as encoding/json would (a string with a
+// character JSON escapes, a time MarshalJSON rejects) sends the whole
+// value to json.Marshal, so the bytes are json.Marshal's in every case
+// (TestHandEncodingIsMarshal).
+func TaskState(ts *structs.TaskState) ([]byte, error) {
 	if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendTaskState(b, ts) }); ok {
 		return b, nil
 	}
 	return json.Marshal(ts)
 }
 
-func encodeAllocState(s *structs.AllocState) ([]byte, error) {
+// AllocState is json.Marshal(s) (see TaskState).
+func AllocState(s *structs.AllocState) ([]byte, error) {
 	if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendAllocState(b, s) }); ok {
 		return b, nil
 	}
@@ -65,42 +67,53 @@ func appendAllocState(b []byte, s *structs.AllocState) ([]byte, bool) {
 	b = append(b, `,"ClientDescription":`...)
 	b, ok = appendPlainString(b, s.ClientDescription, ok)
 	b = append(b, `,"TaskStates":`...)
-	if s.TaskStates == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '{')
-		names := make([]string, 0, len(s.TaskStates))
-		for name := range s.TaskStates {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for i, name := range names {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b, ok = appendPlainString(b, name, ok)
-			b = append(b, ':')
-			var tsOK bool
-			b, tsOK = appendTaskState(b, s.TaskStates[name])
-			ok = ok && tsOK
-		}
-		b = append(b, '}')
-	}
+	b, ok = appendTaskStates(b, s.TaskStates, ok)
 	if !ok {
 		return b, false
 	}
-	// Rare and small: encoding/json's own bytes.
+	b, ok = appendStatuses(b, s.DeploymentStatus, s.NetworkStatus)
+	return append(b, '}'), ok
+}
+
+// appendTaskStates writes a TaskStates map, its keys sorted.
+func appendTaskStates(b []byte, states map[string]*structs.TaskState, ok bool) ([]byte, bool) {
+	if states == nil {
+		return append(b, "null"...), ok
+	}
+	b = append(b, '{')
+	names := make([]string, 0, len(states))
+	for name := range states {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b, ok = appendPlainString(b, name, ok)
+		b = append(b, ':')
+		var tsOK bool
+		b, tsOK = appendTaskState(b, states[name])
+		ok = ok && tsOK
+	}
+	return append(b, '}'), ok
+}
+
+// appendStatuses writes the DeploymentStatus and NetworkStatus fields
+// (each with its leading comma) as encoding/json does: they are rare and
+// small, so these are encoding/json's own bytes.
+func appendStatuses(b []byte, ds *structs.AllocDeploymentStatus, ns *structs.AllocNetworkStatus) ([]byte, bool) {
 	for _, f := range []struct {
 		key string
 		v   any
-	}{{`,"DeploymentStatus":`, s.DeploymentStatus}, {`,"NetworkStatus":`, s.NetworkStatus}} {
+	}{{`,"DeploymentStatus":`, ds}, {`,"NetworkStatus":`, ns}} {
 		enc, err := json.Marshal(f.v)
 		if err != nil {
 			return b, false
 		}
 		b = append(append(b, f.key...), enc...)
 	}
-	return append(b, '}'), true
+	return b, true
 }
 
 func appendTaskState(b []byte, ts *structs.TaskState) ([]byte, bool) {

@@ -1,4 +1,4 @@
-package state
+package allocjson
 
 import (
 	"encoding/json"
@@ -89,9 +89,33 @@ func genJSONAllocState(plain bool) *rapid.Generator[*structs.AllocState] {
 	}))
 }
 
+func genJSONAlloc(plain bool) *rapid.Generator[*structs.Allocation] {
+	return rapid.OneOf(rapid.Just[*structs.Allocation](nil), rapid.Custom(func(t *rapid.T) *structs.Allocation {
+		s := func(label string) string { return genJSONText(plain).Draw(t, label) }
+		st := genJSONAllocState(plain).Draw(t, "state")
+		if st == nil {
+			st = &structs.AllocState{}
+		}
+		a := &structs.Allocation{
+			ID: s("id"), Name: s("name"), NodeID: s("node"), Namespace: s("ns"), JobID: s("job_id"), TaskGroup: s("group"),
+			DesiredStatus: s("desired"), ClientStatus: st.ClientStatus, ClientDescription: st.ClientDescription,
+			TaskStates: st.TaskStates, DeploymentStatus: st.DeploymentStatus, NetworkStatus: st.NetworkStatus,
+			CreateIndex: rapid.Uint64().Draw(t, "create"), ModifyIndex: rapid.Uint64().Draw(t, "modify"),
+			AllocModifyIndex: rapid.Uint64().Draw(t, "alloc_modify"), CreateTime: rapid.Int64().Draw(t, "created"),
+			ModifyTime: rapid.Int64().Draw(t, "modified"),
+		}
+		if rapid.Bool().Draw(t, "has_job") {
+			a.Job = &structs.Job{ID: s("job"), Name: s("job_name"), Namespace: s("job_ns"), Type: "service",
+				TaskGroups: []*structs.TaskGroup{{Name: s("tg"), Count: rapid.IntRange(0, 3).Draw(t, "count"),
+					Tasks: []*structs.Task{{Name: s("task"), Driver: "mock_driver", Config: map[string]any{"run_for": s("run_for")}}}}}}
+		}
+		return a
+	}))
+}
+
 // TestHandEncodingIsMarshal: the hand encoders of the task and
-// acknowledged states give json.Marshal's bytes, or its error, for every
-// value.
+// acknowledged states and of allocs (given their job's bytes) give
+// json.Marshal's bytes, or its error, for every value.
 func TestHandEncodingIsMarshal(t *testing.T) {
 	same := func(t *rapid.T, got []byte, gotErr error, v any) {
 		want, wantErr := json.Marshal(v)
@@ -102,12 +126,35 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 	for _, plain := range []bool{true, false} {
 		t.Run(fmt.Sprintf("task state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			ts := genJSONTaskState(plain).Draw(t, "ts")
-			got, err := encodeTaskState(ts)
+			got, err := TaskState(ts)
 			same(t, got, err, ts)
+		}))
+		t.Run(fmt.Sprintf("alloc, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
+			a := genJSONAlloc(plain).Draw(t, "a")
+			var job []byte
+			if a != nil {
+				var err error
+				if job, err = json.Marshal(a.Job); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := Alloc(a, job)
+			same(t, got, err, a)
+		}))
+		t.Run(fmt.Sprintf("alloc list length, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
+			var allocs []*structs.Allocation
+			if rapid.Bool().Draw(t, "non-nil") {
+				allocs = rapid.SliceOfN(genJSONAlloc(plain), 0, 3).Draw(t, "allocs")
+			}
+			got, err := ListLen(allocs)
+			want, wantErr := json.Marshal(allocs)
+			if (err == nil) != (wantErr == nil) || err == nil && got != len(want) {
+				t.Fatalf("ListLen = %d (%v), want %d (%v) for %s", got, err, len(want), wantErr, want)
+			}
 		}))
 		t.Run(fmt.Sprintf("alloc state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			s := genJSONAllocState(plain).Draw(t, "s")
-			got, err := encodeAllocState(s)
+			got, err := AllocState(s)
 			same(t, got, err, s)
 		}))
 	}
@@ -119,6 +166,9 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 		}
 		if _, ok := appendAllocState(nil, &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}); !ok {
 			t.Fatal("a plain alloc state fell back to json.Marshal")
+		}
+		if _, ok := appendAlloc(nil, &structs.Allocation{ID: "a1", ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}, []byte("null")); !ok {
+			t.Fatal("a plain alloc fell back to json.Marshal")
 		}
 	})
 }
