@@ -48,7 +48,7 @@ type options struct {
 	sample, parallel, checks, estimate int
 	seed                               uint64
 	list, logs, rejudge, race          bool
-	only                               string
+	only, redo                         string
 	timeout                            time.Duration
 	report, results, resume, equiv     string
 	gaps                               string
@@ -62,6 +62,7 @@ func parseFlags(args []string, stderr io.Writer) (options, bool) {
 	fl.SetOutput(stderr)
 	fl.IntVar(&o.sample, "sample", 0, "judge `N` mutants drawn with -seed (those that compile); 0: every mutant")
 	fl.Uint64Var(&o.seed, "seed", 1, "the draw's `seed` (-sample)")
+	fl.StringVar(&o.redo, "redo", "", "with -resume, judge again the mutants whose ID matches `regexp` even where a verdict would be reused (a verdict suspected to be a flake of the judge)")
 	fl.StringVar(&o.only, "only", "", "judge only the mutants whose ID matches `regexp` (of every mutant generated, or of the -sample draw); the verdicts are printed, and the results and report are written only where -results and -report say")
 	fl.BoolVar(&o.list, "list", false, "print the selected mutants (ID and diff) and exit, judging none")
 	fl.IntVar(&o.checks, "checks", 0, "scenarios per property, -allocsim.checks (`N`; 0: the suite's default)")
@@ -277,6 +278,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		r.Sample = o.sample
 	}
 
+	var redo *regexp.Regexp
+	if o.redo != "" {
+		if redo, err = regexp.Compile(o.redo); err != nil {
+			return fail("-redo: %v", err)
+		}
+	}
 	// Results in enumeration order: invalid ones from the type check,
 	// reused verdicts, and slots for the rest.
 	order := append([]int(nil), sel.Judged...)
@@ -291,7 +298,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		res := Result{ID: m.ID(), Operator: m.Operator, Diff: m.Diff()}
 		if msg, bad := sel.Invalid[i]; bad {
 			res.Status, res.Detail = Invalid, "type check: "+collapse(msg)
-		} else if old, ok := reuse[res.ID]; ok && old.Diff == res.Diff && !(o.rejudge && old.Status == Survived) {
+		} else if old, ok := reuse[res.ID]; ok && old.Diff == res.Diff && !(o.rejudge && old.Status == Survived) && (redo == nil || !redo.MatchString(res.ID)) {
 			res = old
 		} else {
 			res.Status = Pending
