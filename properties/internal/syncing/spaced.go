@@ -84,7 +84,7 @@ func (c *spacedChecker) settled(v *prop.View) {
 		c.prev[call.Incarnation] = call
 		if ok {
 			c.reach(v, prev, call)
-			if c.offTick(v, c.returned(prev), call) {
+			if c.offTick(v, c.returned(prev), call) || c.earlyRetry(v, c.returned(prev), call) {
 				return
 			}
 		}
@@ -145,6 +145,28 @@ func (c *spacedChecker) offTick(v *prop.View, prev, call sim.SyncCall) bool {
 		Got:  at(call.Start) + ", " + gap.String() + " after the previous call returned without error (" + at(prev.Return) + ")",
 		Want: want + ", e.g. " + at(prev.Return.Add((gap/every+1)*every))})
 	return true
+}
+
+// earlyRetry checks SYNC-3's failure step between two consecutive calls
+// of one incarnation when the earlier one failed: the next tick, hence
+// the next call, comes RetryBase (5 s) or more after it returned, urgent
+// entries or not. Exempt: a clock jump in between.
+func (c *spacedChecker) earlyRetry(v *prop.View, prev, call sim.SyncCall) bool {
+	if !prev.Returned || prev.OK() || prev.Return.After(call.Start) || jumpedWithin(c.jumps, prev.Return, call.Start) {
+		return false
+	}
+	if gap := call.Start.Sub(prev.Return); gap < syncpolicy.RetryBase {
+		alloc := ""
+		if len(call.Allocs) > 0 {
+			alloc = call.Allocs[0].AllocID
+		}
+		v.Violate(prop.Violation{At: call.Start, Alloc: alloc,
+			What: "start of the UpdateAlloc of incarnation " + itoa(call.Incarnation) + " after a failed one (" + prev.Err + ")",
+			Got:  at(call.Start) + ", " + gap.String() + " after the failed call returned (" + at(prev.Return) + ")",
+			Want: "at least " + syncpolicy.RetryBase.String() + " after it (SYNC-3: after a failure the next tick comes 5 s + uniform[0, 5 s) later), " + at(prev.Return.Add(syncpolicy.RetryBase)) + " or later"})
+		return true
+	}
+	return false
 }
 
 // reach counts what the spacing of call after prev depends on.
