@@ -92,7 +92,7 @@ func renderReport(in reportInput) string {
 	p("Every mutant is one small change of the reference runner's source (%s), ", strings.Join(code1(r.Packages), ", "))
 	p("built into the conformance suite with `go test -overlay` (the tree is never written) and judged by the exported suite alone, ")
 	p("the built-in runners through `properties.Run`: **killed** if the suite fails, **survived** if it passes, **timeout** (counted as killed) if it runs past the limit, **invalid** (not counted) if it does not compile. ")
-	p("Written by `internal/mutation` (`make mutation`). A survivor is accounted for by a check that kills it, or by an argument that it is equivalent in `internal/mutation/equivalent.txt`, the only source of the column's `equivalent:` entries.\n\n")
+	p("Written by `internal/mutation` (`make mutation`). A survivor is accounted for by a check that kills it, by an argument that it is equivalent in `internal/mutation/equivalent.txt` (the only source of the column's `equivalent:` entries), or, counted against the score, as an open gap in `internal/mutation/gaps.txt`, with why no check reaches it yet.\n\n")
 
 	p("| | |\n| --- | --- |\n")
 	p("| date | %s |\n", r.Date)
