@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/faults"
@@ -44,10 +45,11 @@ type stoppedBeforeRestart struct {
 	stopAt  time.Time // the job stop, zero for none
 	started time.Time // the running incarnation's start
 	inc     int
+	waiting map[string]bool // "alloc/task" that failed restoring in this incarnation
 }
 
 func newStoppedBeforeRestart(sc scenario.Scenario) *stoppedBeforeRestart {
-	c := &stoppedBeforeRestart{}
+	c := &stoppedBeforeRestart{waiting: map[string]bool{}}
 	for _, call := range sc.Calls {
 		if call.Op == scenario.OpStopJob {
 			c.stopAt = sc.Start.Add(call.At.D())
@@ -65,6 +67,10 @@ func (c *stoppedBeforeRestart) settled(v *prop.View) {
 		if r.Kind == trace.KindWorld && r.Msg == trace.MsgClientStart {
 			c.started = r.At
 			c.inc, _ = v.World.Incarnation()
+			clear(c.waiting)
+		}
+		if r.Kind == trace.KindTaskEvent && r.Msg == structs.TaskRestoreFailed {
+			c.waiting[r.Alloc+"/"+r.Task] = true
 		}
 	}
 	if c.inc < 2 || !c.stopAt.Before(c.started) {
@@ -75,7 +81,14 @@ func (c *stoppedBeforeRestart) settled(v *prop.View) {
 		return
 	}
 	for _, r := range v.New {
-		if r.Kind == trace.KindDriver && drivers.Op(r.Op) == drivers.OpStart && !r.At.Before(contact.At) {
+		// A start at the contact's own instant may have been under way
+		// (its driver call held) when the runner was handed the stopped
+		// alloc: AR-6's re-check came before it, and the kill then stops
+		// the task (seed 1202). Not so for a task that failed restoring:
+		// it waits for that contact (STATE-4), which hands it the stopped
+		// alloc. Any later start is the runner's.
+		if r.Kind == trace.KindDriver && drivers.Op(r.Op) == drivers.OpStart && !r.At.Before(contact.At) &&
+			(r.At.After(contact.At) || c.waiting[r.Alloc+"/"+r.Task]) {
 			v.Violatef(r.Alloc, r.Task, fmt.Sprintf("driver StartTask after client incarnation %d contacted the servers, the job stopped at %s while it was down",
 				c.inc, prop.When(c.stopAt, nil)), "StartTask",
 				"none: the first pull hands the runner the stopped alloc, and a task of a server-terminal alloc does not start (AR-5, AR-6, AR-10)")
