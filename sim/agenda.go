@@ -118,19 +118,13 @@ func (w *World) fireTimed(f faults.Fault) {
 			w.net.Heal()
 			w.rec.Emit(trace.Record{At: w.clk.Now(), Kind: trace.KindFault, Op: string(f.Class), Msg: "heal"})
 		})
-	case faults.ClientCrash:
-		if err := w.Crash(); err != nil {
-			w.emit(trace.KindWorld, "crash_skipped", errString(err))
-			return
+	case faults.ClientCrash, faults.ClientRestart:
+		end, skipped := w.Crash, "crash_skipped"
+		if f.Class == faults.ClientRestart {
+			end, skipped = w.Stop, "stop_skipped" // graceful
 		}
-		w.at(w.sc.Start.Add(f.At+f.For), 0, func() {
-			if err := w.Restart(); err != nil {
-				w.emit(trace.KindWorld, "restart_failed", errString(err))
-			}
-		})
-	case faults.ClientRestart:
-		if err := w.Stop(); err != nil {
-			w.emit(trace.KindWorld, "stop_skipped", errString(err))
+		if err := end(); err != nil {
+			w.emit(trace.KindWorld, skipped, errString(err))
 			return
 		}
 		w.at(w.sc.Start.Add(f.At+f.For), 0, func() {

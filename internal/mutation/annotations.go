@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -42,4 +45,17 @@ func parseAnnotations(r io.Reader) (Annotations, error) {
 		a[id] = arg
 	}
 	return a, sc.Err()
+}
+
+// readAnnotations parses the annotation file at path; a missing file has
+// none.
+func readAnnotations(path string) (Annotations, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return Annotations{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parseAnnotations(bytes.NewReader(data))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -182,21 +181,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 
-	ann := Annotations{}
-	if data, err := os.ReadFile(abs("equivalent", o.equiv)); err == nil {
-		if ann, err = parseAnnotations(bytes.NewReader(data)); err != nil {
-			return fail("%s: %v", o.equiv, err)
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return fail("%v", err)
+	ann, err := readAnnotations(abs("equivalent", o.equiv))
+	if err != nil {
+		return fail("%s: %v", o.equiv, err)
 	}
-	gaps := Annotations{}
-	if data, err := os.ReadFile(abs("gaps", o.gaps)); err == nil {
-		if gaps, err = parseAnnotations(bytes.NewReader(data)); err != nil {
-			return fail("%s: %v", o.gaps, err)
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return fail("%v", err)
+	gaps, err := readAnnotations(abs("gaps", o.gaps))
+	if err != nil {
+		return fail("%s: %v", o.gaps, err)
 	}
 	for id := range gaps {
 		if _, ok := ann[id]; ok {
