@@ -169,8 +169,12 @@ var table = []Mutant{
 			}}
 		}))},
 	{Name: "sync-lossy-retry", Breaks: []string{"SYNC-3", "SYNC-5"}, CaughtBy: []string{"SYNC-5/converges-after-healing"},
-		Mirrors: "A sync loop that takes the buffer before the RPC and forgets it when the call fails: a state whose UpdateAlloc failed reaches the server only if a newer one follows.",
-		Factory: clientOf(client.Factory(client.Policies{Failed: func(*syncpolicy.Buffer, syncpolicy.Batch) {}}))},
+		// SYNC-5/urgent-while-classifying restates SYNC-5's rules under a
+		// hold; a failed placement's report whose UpdateAlloc fails is
+		// lost too (AR-3/build-failure-reported).
+		AlsoFails: []string{"SYNC-5/urgent-while-classifying", "AR-3/build-failure-reported"},
+		Mirrors:   "A sync loop that takes the buffer before the RPC and forgets it when the call fails: a state whose UpdateAlloc failed reaches the server only if a newer one follows.",
+		Factory:   clientOf(client.Factory(client.Policies{Failed: func(*syncpolicy.Buffer, syncpolicy.Batch) {}}))},
 	{Name: "pause-get-unknown-ok", Breaks: []string{"PAUSE-2"}, CaughtBy: []string{"PAUSE-2/api-state-machine"},
 		Mirrors: "A pause-state lookup that returns the zero state for a task name it does not know instead of `Task not found`, so a typo in `alloc pause -status` reads as \"run per schedule\".",
 		Factory: runs(wrapRunner(func(ar interfaces.AllocRunner) interfaces.AllocRunner { return getUnknownOK{runner{ar}} }))},
@@ -214,10 +218,14 @@ var table = []Mutant{
 		Mirrors: "Nomad before prioritized client updates (1.9): the sync loop sends whatever is buffered on every 200 ms tick, so a busy node makes five UpdateAlloc calls a second.",
 		Factory: clientOf(client.Factory(client.Policies{Tick: reclassified(syncpolicy.Typical, syncpolicy.Urgent)}))},
 	{Name: "sync-lazy-status", Breaks: []string{"SYNC-2", "SYNC-5"}, CaughtBy: []string{"SYNC-5/urgent-rides-first-tick"},
-		Mirrors: "A priority function that compares task states but not ClientStatus, so a failed or complete alloc waits for the 5th tick like a routine task event.",
-		Factory: clientOf(client.Factory(client.Policies{Tick: reclassified(syncpolicy.Urgent, syncpolicy.Typical)}))},
+		// SYNC-5/urgent-while-classifying restates SYNC-5's rules under a hold.
+		AlsoFails: []string{"SYNC-5/urgent-while-classifying"},
+		Mirrors:   "A priority function that compares task states but not ClientStatus, so a failed or complete alloc waits for the 5th tick like a routine task event.",
+		Factory:   clientOf(client.Factory(client.Policies{Tick: reclassified(syncpolicy.Urgent, syncpolicy.Typical)}))},
 	{Name: "sync-oldest-wins", Breaks: []string{"SYNC-1", "SYNC-5"}, CaughtBy: []string{"SYNC-5/urgent-rides-first-tick", "SYNC-5/converges-after-healing"},
-		Mirrors: "A pending-updates buffer that inserts only when the alloc has no entry yet, so the server receives the oldest state of each batch window and the newest waits for the next change.",
+		// SYNC-5/urgent-while-classifying restates SYNC-5's rules under a hold.
+		AlsoFails: []string{"SYNC-5/urgent-while-classifying"},
+		Mirrors:   "A pending-updates buffer that inserts only when the alloc has no entry yet, so the server receives the oldest state of each batch window and the newest waits for the next change.",
 		Factory: clientOf(client.Factory(client.Policies{Add: func(b *syncpolicy.Buffer, a *structs.Allocation) {
 			if _, ok := b.Get(a.ID); !ok {
 				b.Add(a)

@@ -28,7 +28,7 @@ import (
 // acknowledged_state) at the instant the call returned.
 var urgentRacedClassification = prop.Property{
 	ID:       "SYNC-5/urgent-while-classifying",
-	Specs:    []string{"SYNC-3", "SYNC-5", "SYNC-2"},
+	Specs:    []string{"SYNC-5", "SYNC-3", "SYNC-2"},
 	Doc:      "with the client's classifications held while runners push newer states, a ClientStatus change is still sent on its first tick and an acknowledged state is never sent again (as SYNC-5/urgent-rides-first-tick and SYNC-5/acknowledged-not-resent)",
 	Profiles: prop.Full,
 	Hold:     sim.DefaultHold | sim.HoldPriority,
