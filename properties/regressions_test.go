@@ -18,6 +18,12 @@ var suiteRegressions = []struct {
 }{
 	{"AR-7/restart-policy", reference.Factory, 163245319902472455,
 		"a sibling failed in the instant a task was received: its start error was taken for a decision the kill pre-empted (false alarm)"},
+	{"AR-1/restart-call-result", reference.Factory, 548,
+		"a full 10-event window also dropped an old event of the instant a Restart Signaled was appended at: the event feed counted it as old and lost it (model/structs.AppendedEvents; false alarm)"},
+	{"PAUSE-10/restore-overrides", reference.Factory, 751,
+		"an override call at the very instant the window closed came after the schedule's stop in that instant (false alarm)"},
+	{"STATE-4/no-second-started", reference.Factory, 1202,
+		"a task's start was under way when the restored client's first pull handed the runner the stopped alloc (false alarm)"},
 }
 
 func TestSuiteRegressions(t *testing.T) {
