@@ -73,6 +73,9 @@ var stopRetries = prop.Property{
 					continue
 				}
 				stops[k] = append(stops[k], stopAttempt{at: r.At, failed: strings.Contains(r.Msg, "error=") && !strings.Contains(r.Msg, drivers.ErrTaskNotFound.Error())})
+				if failed[k] > 0 && exitedBetween(f.History[k], lastFail[k], r.At) {
+					failed[k] = 0 // the stopped run ended meanwhile: a new stop (retryAfterExit checks the old)
+				}
 				if n := failed[k]; n > 0 {
 					if n >= status.KillAttempts {
 						v.Violatef(k.Alloc, k.Task, fmt.Sprintf("StopTask after %d failed attempts of one kill", n), "another attempt",
@@ -122,6 +125,15 @@ var stopRetries = prop.Property{
 			}
 		}}
 	},
+}
+
+// exitedBetween reports whether events hold a Terminated after from and
+// before to, by the events' own instants.
+func exitedBetween(events []*structs.TaskEvent, from, to time.Time) bool {
+	return slices.ContainsFunc(events, func(e *structs.TaskEvent) bool {
+		t := time.Unix(0, e.Time)
+		return e.Type == structs.TaskTerminated && t.After(from) && t.Before(to)
+	})
 }
 
 // stopAttempt is one StopTask call of a task: when, and whether it failed.
