@@ -2,7 +2,6 @@ package alloc
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -73,7 +72,7 @@ var stopRetries = prop.Property{
 					continue
 				}
 				stops[k] = append(stops[k], stopAttempt{at: r.At, failed: strings.Contains(r.Msg, "error=") && !strings.Contains(r.Msg, drivers.ErrTaskNotFound.Error())})
-				if failed[k] > 0 && exitedBetween(f.History[k], lastFail[k], r.At) {
+				if _, exited := exitIn(f.History[k], lastFail[k], r.At.Add(-time.Nanosecond)); failed[k] > 0 && exited {
 					failed[k] = 0 // the stopped run ended meanwhile: a new stop (retryAfterExit checks the old)
 				}
 				if n := failed[k]; n > 0 {
@@ -127,13 +126,15 @@ var stopRetries = prop.Property{
 	},
 }
 
-// exitedBetween reports whether events hold a Terminated after from and
+// exitIn returns the first Terminated among events after from and at or
 // before to, by the events' own instants.
-func exitedBetween(events []*structs.TaskEvent, from, to time.Time) bool {
-	return slices.ContainsFunc(events, func(e *structs.TaskEvent) bool {
-		t := time.Unix(0, e.Time)
-		return e.Type == structs.TaskTerminated && t.After(from) && t.Before(to)
-	})
+func exitIn(events []*structs.TaskEvent, from, to time.Time) (time.Time, bool) {
+	for _, e := range events {
+		if t := time.Unix(0, e.Time).UTC(); e.Type == structs.TaskTerminated && t.After(from) && !t.After(to) {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // stopAttempt is one StopTask call of a task: when, and whether it failed.
@@ -155,19 +156,6 @@ func retryAfterExit(v *prop.View, stops map[taskKey][]stopAttempt, history map[p
 		return
 	}
 	for _, k := range sortedKeys(stops) {
-		var exits []time.Time
-		for _, e := range history[k] {
-			if e.Type == structs.TaskTerminated {
-				exits = append(exits, time.Unix(0, e.Time).UTC())
-			}
-		}
-		exitIn := func(from, to time.Time) (time.Time, bool) {
-			i := slices.IndexFunc(exits, func(t time.Time) bool { return t.After(from) && !t.After(to) })
-			if i < 0 {
-				return time.Time{}, false
-			}
-			return exits[i], true
-		}
 		ops := stops[k]
 		n := 0 // consecutive failed attempts of one stop
 		for i, a := range ops {
@@ -182,7 +170,7 @@ func retryAfterExit(v *prop.View, stops map[taskKey][]stopAttempt, history map[p
 			}
 			due := a.at.Add(status.KillRetryDelay(n - 1))
 			retried := i+1 < len(ops) && ops[i+1].at.Equal(due)
-			exit, exited := exitIn(a.at, due)
+			exit, exited := exitIn(history[k], a.at, due)
 			switch {
 			case exited && exit.Before(due):
 				v.Reach("ended-between-attempts")

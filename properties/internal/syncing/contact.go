@@ -78,10 +78,7 @@ var nothingBeforeContact = prop.Property{
 				if ok {
 					got = "before it (it returned " + at(contact.At) + ")"
 				}
-				alloc := ""
-				if len(call.Allocs) > 0 {
-					alloc = call.Allocs[0].AllocID
-				}
+				alloc := firstAlloc(call)
 				v.Violate(prop.Violation{At: call.Start, Alloc: alloc,
 					What: "UpdateAlloc of incarnation " + itoa(call.Incarnation) + " started " + at(call.Start) +
 						", against its first successful alloc pull",

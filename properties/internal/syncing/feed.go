@@ -206,6 +206,15 @@ func (n *incarnations) stoppedBy(inc int, t time.Time) bool {
 	return ok && !at.After(t)
 }
 
+// firstAlloc names the first alloc of call's request ("" for none): the
+// alloc a violation about the whole call is reported on.
+func firstAlloc(call sim.SyncCall) string {
+	if len(call.Allocs) == 0 {
+		return ""
+	}
+	return call.Allocs[0].AllocID
+}
+
 // hasRunner reports whether the running client, incarnation inc, holds a
 // live runner for alloc (interfaces.Client.AllocRunner): SYNC-3 sends an
 // update without one never urgent, and acknowledges nothing to it.

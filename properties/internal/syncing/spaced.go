@@ -91,10 +91,7 @@ func (c *spacedChecker) settled(v *prop.View) {
 		if !ok || call.Start.Sub(prev.Start) >= minSpacing || c.anyUrgent(call) {
 			continue
 		}
-		alloc := ""
-		if len(call.Allocs) > 0 {
-			alloc = call.Allocs[0].AllocID
-		}
+		alloc := firstAlloc(call)
 		v.Violate(prop.Violation{At: call.Start, Alloc: alloc,
 			What: "start of an UpdateAlloc of incarnation " + itoa(call.Incarnation) + " with no urgent entry (" + itoa(len(call.Allocs)) + " allocs)",
 			Got:  at(call.Start) + ", " + call.Start.Sub(prev.Start).String() + " after the previous one (started " + at(prev.Start) + ")",
@@ -136,10 +133,7 @@ func (c *spacedChecker) offTick(v *prop.View, prev, call sim.SyncCall) bool {
 		v.Reach("on-tick-grid")
 		return false
 	}
-	alloc := ""
-	if len(call.Allocs) > 0 {
-		alloc = call.Allocs[0].AllocID
-	}
+	alloc := firstAlloc(call)
 	v.Violate(prop.Violation{At: call.Start, Alloc: alloc,
 		What: "start of an UpdateAlloc of incarnation " + itoa(call.Incarnation) + " (" + itoa(len(call.Allocs)) + " allocs, urgent entry: " + strconv.FormatBool(c.anyUrgent(call)) + ")",
 		Got:  at(call.Start) + ", " + gap.String() + " after the previous call returned without error (" + at(prev.Return) + ")",
@@ -156,10 +150,7 @@ func (c *spacedChecker) earlyRetry(v *prop.View, prev, call sim.SyncCall) bool {
 		return false
 	}
 	if gap := call.Start.Sub(prev.Return); gap < syncpolicy.RetryBase {
-		alloc := ""
-		if len(call.Allocs) > 0 {
-			alloc = call.Allocs[0].AllocID
-		}
+		alloc := firstAlloc(call)
 		v.Violate(prop.Violation{At: call.Start, Alloc: alloc,
 			What: "start of the UpdateAlloc of incarnation " + itoa(call.Incarnation) + " after a failed one (" + prev.Err + ")",
 			Got:  at(call.Start) + ", " + gap.String() + " after the failed call returned (" + at(prev.Return) + ")",
