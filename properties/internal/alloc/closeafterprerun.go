@@ -62,7 +62,7 @@ func (c *closeChecker) settled(v *prop.View) {
 		ch   <-chan struct{}
 	}{{"WaitCh", c.ar.WaitCh()}, {"ShutdownCh", c.ar.ShutdownCh()}, {"DestroyCh", c.ar.DestroyCh()}}
 	for _, ch := range chans {
-		if c.done[ch.name] || !closed(ch.ch) {
+		if c.done[ch.name] || !prop.Closed(ch.ch) {
 			continue
 		}
 		c.done[ch.name] = true
@@ -110,13 +110,4 @@ func (c *closeChecker) buildInFlight(v *prop.View) (sim.PortCall, bool) {
 		}
 	}
 	return sim.PortCall{}, false
-}
-
-func closed(ch <-chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
 }

@@ -80,11 +80,11 @@ func (c *runAfterChecker) check(v *prop.View, id string, spare *sim.Spare) {
 	if c.call == "destroy" {
 		done = ar.DestroyCh()
 	}
-	if !closed(done) {
+	if !prop.Closed(done) {
 		v.Violatef(id, "", c.call+" of a runner that never ran", "not done at the next settled instant", "done: nothing ran, nothing to wait for (AR-1)")
 		return
 	}
-	if !closed(ar.WaitCh()) {
+	if !prop.Closed(ar.WaitCh()) {
 		v.Violatef(id, "", "WaitCh after "+c.call+" of a runner that never ran", "open", "closed: Run will do nothing (AR-1)")
 		return
 	}

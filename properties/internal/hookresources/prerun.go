@@ -190,18 +190,9 @@ func returnedMounts(v *prop.View) (int, []returnedMount) {
 	for _, m := range slices.SortedFunc(maps.Keys(mounted), func(a, b mount) int {
 		return cmp.Or(cmp.Compare(a.alloc, b.alloc), cmp.Compare(a.alias, b.alias))
 	}) {
-		if ar := v.World.AllocRunner(m.alloc); ar != nil && closed(ar.WaitCh()) {
+		if ar := v.World.AllocRunner(m.alloc); ar != nil && prop.Closed(ar.WaitCh()) {
 			out = append(out, returnedMount{alloc: m.alloc, alias: m.alias, mounted: mounted[m], unmounted: unmounted[m]})
 		}
 	}
 	return inc, out
-}
-
-func closed(ch <-chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
 }

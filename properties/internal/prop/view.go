@@ -159,3 +159,13 @@ func (v *View) zoneOf(alloc, task string) *time.Location {
 	}
 	return local
 }
+
+// Closed reports whether ch is closed, without waiting.
+func Closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
