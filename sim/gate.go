@@ -30,14 +30,23 @@ type gate struct {
 type heldCall struct {
 	key     string
 	seq     uint64
+	late    bool // released only when no other call is held (holdLate)
 	release chan struct{}
 }
 
 func newGate(rng *rand.Rand) *gate { return &gate{rng: rng} }
 
 // hold blocks the calling goroutine until the world releases the call.
-func (g *gate) hold(key string) {
-	c := &heldCall{key: key, release: make(chan struct{})}
+func (g *gate) hold(key string) { g.wait(&heldCall{key: key, release: make(chan struct{})}) }
+
+// holdLate is hold for a call released only once no other call is held:
+// what it lets go (a cancelled call ending) happens as late as the world
+// can make it, after everything its canceller may still do.
+func (g *gate) holdLate(key string) {
+	g.wait(&heldCall{key: key, late: true, release: make(chan struct{})})
+}
+
+func (g *gate) wait(c *heldCall) {
 	g.mu.Lock()
 	g.seq++
 	c.seq = g.seq
@@ -48,9 +57,20 @@ func (g *gate) hold(key string) {
 	<-c.release
 }
 
-// compareHeld orders held calls by key, then by arrival.
+// compareHeld orders held calls: late ones last, then by key, then by
+// arrival.
 func compareHeld(a, b *heldCall) int {
-	return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.seq, b.seq))
+	return cmp.Or(compareLate(a.late, b.late), cmp.Compare(a.key, b.key), cmp.Compare(a.seq, b.seq))
+}
+
+func compareLate(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case b:
+		return -1
+	}
+	return 1
 }
 
 // releaseOne releases one held call, if any, and reports whether it did.
@@ -62,9 +82,14 @@ func (g *gate) releaseOne() bool {
 	if len(g.waiting) == 0 {
 		return false
 	}
+	// Late calls sort last: draw among the others while there are any.
+	n := len(g.waiting)
+	if !g.waiting[0].late {
+		n, _ = slices.BinarySearchFunc(g.waiting, true, func(c *heldCall, late bool) int { return compareLate(c.late, late) })
+	}
 	i := 0
-	if len(g.waiting) > 1 {
-		i = g.rng.IntN(len(g.waiting))
+	if n > 1 {
+		i = g.rng.IntN(n)
 	}
 	c := g.waiting[i]
 	g.waiting = slices.Delete(g.waiting, i, i+1)

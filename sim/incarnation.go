@@ -39,6 +39,8 @@ type incarnation struct {
 	// down is true once Shutdown returned: any activity after that is a
 	// leak.
 	down atomic.Bool
+	// calls counts the RPCs in progress (rpcPort).
+	calls atomic.Int32
 }
 
 // startIncarnation starts the next client incarnation: a fresh mock
@@ -167,6 +169,9 @@ func (w *World) Stop() error {
 	}
 	w.emit(trace.KindWorld, trace.MsgClientStop, map[string]any{"incarnation": inc.n})
 	inc.client.Shutdown()
+	if n := inc.calls.Load(); n != 0 {
+		w.violation("client incarnation %d's Shutdown returned with %d RPC call(s) in flight, want none (a goroutine of the client outlived Shutdown, which returns once all of them ended)", inc.n, n)
+	}
 	w.mu.Lock()
 	if w.inc == inc {
 		w.inc = nil

@@ -20,3 +20,14 @@ func (w *World) PersistedAlloc(id string) (*structs.Allocation, error) {
 	}
 	return nil, nil
 }
+
+// PersistedTaskState reads the `task_state` entry (STATE-1) of task in
+// alloc id from the state DB storage, as a restore would load it now;
+// nil if there is none. It only reads.
+func (w *World) PersistedTaskState(id, task string) (*structs.TaskState, error) {
+	w.mu.Lock()
+	db := w.db
+	w.mu.Unlock()
+	_, ts, err := db.GetTaskRunnerState(id, task)
+	return ts, err
+}

@@ -102,10 +102,32 @@ func (p rpcPort) RPC(method string, args, reply any) error {
 
 // RPCContext holds the call, then makes it on the incarnation's
 // connection (cut once the incarnation crashed). UpdateAlloc calls and the
-// first successful alloc pull are logged (synclog.go).
+// first successful alloc pull are logged (synclog.go). A call the client
+// cancels through ctx while it lives (its Shutdown at a graceful stop)
+// ends once the world releases that cancellation at the gate (HoldRPC),
+// one at a time after everything settled and after every other held
+// call (holdLate): a call does not end at once on its
+// caller's cue, so a Shutdown that returns without waiting for a
+// goroutine still in a call returns with that call in flight, every
+// time (Stop checks it), not only when that goroutine loses a race.
 func (p rpcPort) RPCContext(ctx context.Context, method string, args, reply any) error {
+	p.inc.calls.Add(1)
+	defer p.inc.calls.Add(-1)
 	c := p.w.sync.callBegin(p.inc, method, args, p.w.clk.Now())
 	p.w.holdIf(HoldRPC, p.inc, "rpc "+method)
+	if ctx.Done() != nil {
+		held, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+		stop := context.AfterFunc(ctx, func() {
+			if p.w.cfg.Hold.has(HoldRPC) && p.inc.live() {
+				p.w.nudge()
+				p.w.gate.holdLate("rpc cancel " + method)
+			}
+			cancel(context.Cause(ctx))
+		})
+		defer stop()
+		defer cancel(nil)
+		ctx = held
+	}
 	err := p.inc.conn.RPCContext(ctx, method, args, reply)
 	p.w.sync.callEnd(p.inc, method, c, p.w.clk.Now(), err)
 	return err

@@ -15,7 +15,7 @@ import (
 
 // Properties lists the package's properties in suite order.
 func Properties() []prop.Property {
-	return []prop.Property{noSecondStarted, acknowledgedSurvives, failedRestore, handleCleared, allocEvery60s, allocEntryCurrent, gcDeletesState, shutdownWrites}
+	return []prop.Property{noSecondStarted, acknowledgedSurvives, failedRestore, handleCleared, allocEvery60s, allocEntryCurrent, gcDeletesState, shutdownWrites, taskStateStored}
 }
 
 // drawCrashes draws a service job of long-running tasks (a prestart

@@ -5,7 +5,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/properties/internal/prop"
 	"github.com/allocsim/allocsim/sim/faults"
 	"github.com/allocsim/allocsim/sim/scenario"
@@ -20,11 +22,13 @@ import (
 // logged). Every other restart the suite draws is a crash, which writes
 // nothing: without a graceful one, a runner that forgets these writes
 // passes, and only a state DB write lost earlier would tell (its
-// shutdown write would have repaired it).
+// shutdown write would have repaired it). A graceful stop is also where
+// Shutdown cancels calls in flight: the world reports a Shutdown that
+// returns before a call it cancelled ended (a goroutine outlived it).
 var shutdownWrites = prop.Property{
 	ID:     "STATE-2/shutdown-writes",
 	Specs:  []string{"STATE-2"},
-	Doc:    "a graceful client restart writes, during Shutdown, the alloc entry of every alloc the client runs and the local_state of every task runner that ran",
+	Doc:    "a graceful client restart writes, during Shutdown, the alloc entry of every alloc the client runs and the local_state of every task runner that ran; Shutdown returns with no call of the client in flight",
 	Faults: []faults.Class{faults.ClientRestart, faults.ClientCrash, faults.RPCLatency, faults.StateDBWriteFailure, faults.DriverRecoverFailure},
 	Draw:   drawRestarts,
 	Situations: []prop.Situation{
@@ -32,6 +36,7 @@ var shutdownWrites = prop.Property{
 		{Name: "local-state-written-at-stop", Doc: "a task runner that ran wrote its local_state during Shutdown"},
 		{Name: "restored-after-stop", Doc: "the client started again after a graceful stop and restored from the state DB"},
 		{Name: "crash-after-stop", Doc: "a crash in a later incarnation than a graceful stop"},
+		{Name: "update-in-flight-at-stop", Doc: "a Node.UpdateAlloc in flight when Shutdown began, ended by it (the sync loop must end before Shutdown returns)"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
 		c := &shutdownChecker{allocs: map[string]bool{}, tasks: map[key]bool{}}
@@ -40,9 +45,28 @@ var shutdownWrites = prop.Property{
 }
 
 // drawRestarts draws drawCrashes' scenario with its first restart
-// graceful (client_restart) and a second one graceful on some runs.
+// graceful (client_restart) and a second one graceful on some runs. On
+// one run in two the group also has a task that fails every few seconds
+// and restarts after a second, so that updates keep coming, and every
+// call takes up to seconds (rpc_latency on all calls): an update is then
+// often in flight when Shutdown begins, and Shutdown must wait for the
+// sync loop that makes it.
 func drawRestarts(d *prop.Drawer, env prop.Env) scenario.Scenario {
 	sc := drawCrashes(d, env)
+	if env.Allows(faults.RPCLatency) && d.Bool("stop during calls") {
+		tg := sc.Jobs[0].Job.TaskGroups[0]
+		tg.Tasks = append(tg.Tasks, &structs.Task{Name: "flaky", Driver: "mock_driver", KillTimeout: 2 * time.Second, KillSignal: "SIGINT",
+			Config: map[string]any{"run_for": d.Duration("flaky run", time.Second, 3*time.Second, 100*time.Millisecond).String(), "exit_code": 1}})
+		tg.RestartPolicy = structs.NewRestartPolicy(1000, time.Hour, time.Second, structs.RestartPolicyModeDelay)
+		sc.Jobs[0].Job.Canonicalize()
+		sc.Faults[0].At = d.Duration("stop at", 4*time.Second, 30*time.Second, 10*time.Millisecond)
+		latency := faults.Fault{Class: faults.RPCLatency, Rate: 1, Max: d.Duration("latency max", 2*time.Second, 6*time.Second, 100*time.Millisecond)}
+		if i := slices.IndexFunc(sc.Faults, func(f faults.Fault) bool { return f.Class == faults.RPCLatency }); i >= 0 {
+			sc.Faults[i] = latency
+		} else {
+			sc.Faults = append(sc.Faults, latency)
+		}
+	}
 	first := true
 	for i, f := range sc.Faults {
 		if f.Class != faults.ClientCrash {
@@ -87,6 +111,8 @@ func (c *shutdownChecker) settled(v *prop.View) {
 			}
 			c.stopping = false
 			c.forget()
+		case r.Kind == trace.KindRPC && r.Op == "Node.UpdateAlloc" && r.Msg == "fail" && c.stopping:
+			v.Reach("update-in-flight-at-stop")
 		case r.Kind == trace.KindStateDB:
 			c.write(v, r)
 		case r.Kind == trace.KindPort && r.Op == trace.PortAllocDirBuild:
