@@ -43,8 +43,7 @@ var allocEntryCurrent = prop.Property{
 // AllocModifyIndex, no task event) before the first 60 s snapshot or
 // between snapshots, and on some runs failing `alloc` writes.
 func drawEntry(d *prop.Drawer, env prop.Env) scenario.Scenario {
-	main := &structs.Task{Name: "main", Driver: "mock_driver", KillTimeout: 2 * time.Second, KillSignal: "SIGINT",
-		Config: map[string]any{"kill_after": "500ms"}}
+	main := task("main", nil, map[string]any{"kill_after": "500ms"})
 	j := &structs.Job{ID: "job1", Name: "job1", Type: structs.JobTypeService, TaskGroups: []*structs.TaskGroup{{Name: "g1", Count: 1, Tasks: []*structs.Task{main}}}}
 	j.Canonicalize()
 	sc := scenario.Scenario{Start: prop.Pick(d, "start", scenario.Starts), Duration: scenario.Duration(d.Duration("duration", 2*time.Minute, 4*time.Minute, time.Minute)),

@@ -58,8 +58,8 @@ func drawHandle(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		if i > 0 && !d.Bool("second task") {
 			break
 		}
-		tasks = append(tasks, &structs.Task{Name: name, Driver: "mock_driver", KillTimeout: 2 * time.Second, KillSignal: "SIGINT",
-			Config: map[string]any{"run_for": d.Duration(name+" run for", time.Second, 20*time.Second, time.Second).String(), "exit_code": d.IntRange(name+" exit code", 0, 1)}})
+		tasks = append(tasks, task(name, nil,
+			map[string]any{"run_for": d.Duration(name+" run for", time.Second, 20*time.Second, time.Second).String(), "exit_code": d.IntRange(name+" exit code", 0, 1)}))
 	}
 	typ := prop.Pick(d, "type", []string{structs.JobTypeService, structs.JobTypeBatch})
 	policy := structs.NewRestartPolicy(d.IntRange("attempts", 0, 2), 5*time.Minute, d.Duration("delay", time.Second, 15*time.Second, time.Second), structs.RestartPolicyModeFail)

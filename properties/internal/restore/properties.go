@@ -28,9 +28,6 @@ func Properties() []prop.Property {
 // crash, STATE-3 (2)); failing recoveries (Failed Restoring Task, which
 // ends a run: a new Started may follow).
 func drawCrashes(d *prop.Drawer, env prop.Env) scenario.Scenario {
-	task := func(name string, lc *structs.TaskLifecycle, cfg map[string]any) *structs.Task {
-		return &structs.Task{Name: name, Driver: "mock_driver", KillTimeout: 2 * time.Second, KillSignal: "SIGINT", Lifecycle: lc, Config: cfg}
-	}
 	tasks := []*structs.Task{task("main", nil, map[string]any{"kill_after": "500ms"})}
 	if d.Bool("prestart") {
 		tasks = append(tasks, task("init", &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPrestart},
@@ -62,6 +59,12 @@ func drawCrashes(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		sc.Faults = append(sc.Faults, faults.Fault{Class: faults.DriverRecoverFailure, Rate: float64(d.IntRange("recover failure percent", 30, 100)) / 100})
 	}
 	return sc
+}
+
+// task is a mock_driver task of the package's scenarios (kill timeout
+// 2 s, SIGINT) with lifecycle lc (nil: main) and driver config cfg.
+func task(name string, lc *structs.TaskLifecycle, cfg map[string]any) *structs.Task {
+	return &structs.Task{Name: name, Driver: "mock_driver", KillTimeout: 2 * time.Second, KillSignal: "SIGINT", Lifecycle: lc, Config: cfg}
 }
 
 // runEnds are the events that end a task run (a new Started may follow).

@@ -55,8 +55,8 @@ func drawRestarts(d *prop.Drawer, env prop.Env) scenario.Scenario {
 	sc := drawCrashes(d, env)
 	if env.Allows(faults.RPCLatency) && d.Bool("stop during calls") {
 		tg := sc.Jobs[0].Job.TaskGroups[0]
-		tg.Tasks = append(tg.Tasks, &structs.Task{Name: "flaky", Driver: "mock_driver", KillTimeout: 2 * time.Second, KillSignal: "SIGINT",
-			Config: map[string]any{"run_for": d.Duration("flaky run", time.Second, 3*time.Second, 100*time.Millisecond).String(), "exit_code": 1}})
+		tg.Tasks = append(tg.Tasks, task("flaky", nil,
+			map[string]any{"run_for": d.Duration("flaky run", time.Second, 3*time.Second, 100*time.Millisecond).String(), "exit_code": 1}))
 		tg.RestartPolicy = structs.NewRestartPolicy(1000, time.Hour, time.Second, structs.RestartPolicyModeDelay)
 		sc.Jobs[0].Job.Canonicalize()
 		sc.Faults[0].At = d.Duration("stop at", 4*time.Second, 30*time.Second, 10*time.Millisecond)

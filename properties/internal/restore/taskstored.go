@@ -50,9 +50,6 @@ var taskStateStored = prop.Property{
 // (a restart then skips the alloc and builds it afresh over its task
 // states), of `task_state` on the others.
 func drawStale(d *prop.Drawer, env prop.Env) scenario.Scenario {
-	task := func(name string, lc *structs.TaskLifecycle, cfg map[string]any) *structs.Task {
-		return &structs.Task{Name: name, Driver: "mock_driver", KillTimeout: 2 * time.Second, KillSignal: "SIGINT", Lifecycle: lc, Config: cfg}
-	}
 	tasks := []*structs.Task{task("main", nil, map[string]any{"kill_after": "500ms"}),
 		task("init", &structs.TaskLifecycle{Hook: structs.TaskLifecycleHookPrestart},
 			map[string]any{"run_for": d.Duration("init run", 2*time.Second, 20*time.Second, time.Second).String(), "exit_code": 0})}
