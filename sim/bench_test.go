@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/allocsim/allocsim/internal/benchbubble"
+	"github.com/allocsim/allocsim/internal/bubbletime"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/impl/reference"
@@ -152,14 +153,35 @@ func BenchmarkFloor(b *testing.B) {
 	var events uint64
 	b.ResetTimer()
 	for range b.N {
-		benchbubble.Run(b, func(t *testing.T) { events += floorRun(t, floorDay) })
+		benchbubble.Run(b, func(t *testing.T) { events += floorRun(t, floorDay, false) })
 	}
 	reportSim(b, events, floorDay)
 }
 
-// floorRun is one run of BenchmarkFloor over d; it returns the events
-// (clock advances) it took.
-func floorRun(t *testing.T, d time.Duration) uint64 {
+// BenchmarkFloorInStep: BenchmarkFloor with the bubble's own clock kept
+// in step with the world's (instep.go): before each advance the loop
+// sleeps the bubble to the next deadline (bubbletime.Waiter.Until), as
+// the world does for a runner that may read the time package. Its excess
+// over BenchmarkFloor is what that costs every event of every world.
+func BenchmarkFloorInStep(b *testing.B) {
+	var events uint64
+	b.ResetTimer()
+	for range b.N {
+		benchbubble.Run(b, func(t *testing.T) { events += floorRun(t, floorDay, true) })
+	}
+	reportSim(b, events, floorDay)
+}
+
+// floorRun is one run of BenchmarkFloor over d, the bubble kept in step
+// if inStep (BenchmarkFloorInStep); it returns the events (clock
+// advances) it took.
+func floorRun(t *testing.T, d time.Duration, inStep bool) uint64 {
+	var bubble *bubbletime.Waiter
+	var offset time.Duration
+	if inStep {
+		offset = bubbletime.Align(benchStart)
+		bubble = bubbletime.NewWaiter()
+	}
 	clk := vclock.New(benchStart)
 	if err := clk.Err(); err != nil {
 		t.Fatal(err)
@@ -189,6 +211,9 @@ func floorRun(t *testing.T, d time.Duration) uint64 {
 		next, ok := clk.Next()
 		if !ok || next.After(end) {
 			break
+		}
+		if bubble != nil {
+			bubble.Until(next.Add(offset))
 		}
 		clk.Add(next.Sub(clk.Now()))
 		events++

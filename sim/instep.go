@@ -67,7 +67,7 @@ func (w *World) catchUp(t time.Time) time.Time {
 		return t
 	}
 	reached := w.bubble.Until(t.Add(w.offset)).Add(-w.offset)
-	if reached.After(t) || !reached.After(w.clk.Now()) {
+	if !reached.Before(t) || !reached.After(w.clk.Now()) {
 		return t
 	}
 	return reached
@@ -106,13 +106,14 @@ func (w *World) now() time.Time {
 }
 
 // rebase absorbs into the offset whatever the bubble's clock moved during
-// an advance of the world's clock that no runner asked for (upstream's
-// Mock sleeps 1 ms of the bubble's time after each timer it fires).
-func (w *World) rebase() {
+// an advance of the world's clock to now that no runner asked for
+// (upstream's Mock sleeps 1 ms of the bubble's time after each timer it
+// fires).
+func (w *World) rebase(now time.Time) {
 	if w.bubble == nil {
 		return
 	}
-	if d := bubbletime.Instant().Sub(w.clk.Now()); d > w.offset {
+	if d := bubbletime.Instant().Sub(now); d > w.offset {
 		w.offset = d
 	}
 }

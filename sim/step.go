@@ -87,8 +87,7 @@ func (w *World) runTo(target time.Time, pred func() bool) bool {
 // goroutines to block.
 func (w *World) advance(t time.Time) {
 	w.watch.advancing(t)
-	w.clk.Add(max(0, t.Sub(w.clk.Now())))
-	w.rebase()
+	w.rebase(w.clk.AdvanceTo(t))
 	w.watch.passed()
 }
 

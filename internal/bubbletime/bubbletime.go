@@ -19,28 +19,23 @@ func Align(start time.Time) time.Duration {
 }
 
 // Waiter sleeps the bubble toward instants, waking early on a nudge. It
-// keeps one timer of the bubble for all its waits. Its zero value is not
-// usable: call NewWaiter inside the bubble.
+// keeps one timer of the bubble for all its waits, which a nudge fires at
+// once. Its zero value is not usable: call NewWaiter inside the bubble.
 type Waiter struct {
 	timer *time.Timer
-	wake  chan struct{}
 }
 
 // NewWaiter returns a Waiter of the calling goroutine's bubble.
 func NewWaiter() *Waiter {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return &Waiter{timer: t, wake: make(chan struct{}, 1)}
+	return &Waiter{timer: t}
 }
 
-// Nudge wakes a waiting Until (or the next one, which then checks whether
-// the bubble's time moved). It never blocks.
-func (w *Waiter) Nudge() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
+// Nudge wakes a waiting Until (it fires the Until's timer now). A nudge
+// while no Until waits is stale: the next Until re-arms the timer. It
+// never blocks.
+func (w *Waiter) Nudge() { w.timer.Reset(0) }
 
 // Until sleeps the bubble until t, or less when a goroutine of the bubble
 // nudges it at an earlier instant; it returns the instant reached (the
@@ -49,25 +44,21 @@ func (w *Waiter) Nudge() {
 // bubble had already reached when Until was called is stale and ignored.
 // If the bubble is already at or past t it returns its now at once,
 // without waiting.
+//
+// It waits on the timer's channel alone, not in a select with a channel
+// of nudges: the wait is on every step of the world, and a select over
+// a timer's channel costs a sixth of a ticking world's step.
 func (w *Waiter) Until(t time.Time) time.Time {
 	start := time.Now()
-	if !start.Before(t) {
-		return start
-	}
-	for {
-		w.timer.Reset(time.Until(t))
-		select {
-		case <-w.timer.C:
+	for start.Before(t) {
+		// Reset discards a fire nobody received (Go 1.23+): a stale
+		// nudge never ends this wait.
+		w.timer.Reset(t.Sub(start))
+		<-w.timer.C
+		if now := time.Now(); now.After(start) {
 			synctest.Wait()
-			return time.Now()
-		case <-w.wake:
-			// Stop drains nothing here: the channel of a stopped timer
-			// (Go 1.23+) is never read stale.
-			w.timer.Stop()
-			if now := time.Now(); now.After(start) {
-				synctest.Wait()
-				return now
-			}
+			return now
 		}
 	}
+	return start
 }

@@ -13,10 +13,10 @@
 //     scenario's start instant (a sleep, which costs nothing in a bubble),
 //     or reports by how much the bubble is already past it (a second world
 //     in the same bubble): the offset the world keeps;
-//  2. before the world moves its clock to t, Until(t+offset, wake) sleeps
+//  2. before the world moves its clock to t, Until(t+offset) sleeps
 //     the bubble to t; a goroutine of the runner that wakes earlier on a
 //     timer of the time package and acts (pushes, makes an injected call)
-//     nudges wake, and Until returns at that earlier instant, so that the
+//     nudges the Waiter, and Until returns at that earlier instant, so that the
 //     world settles and observes there;
 //  3. either way, once Until returns every goroutine the bubble woke at
 //     that instant has run until it blocked (synctest.Wait), before the

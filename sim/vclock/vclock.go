@@ -80,24 +80,40 @@ func (c *Clock) SetBarrier(barrier func()) { c.barrier = barrier }
 // Add advances virtual time by d, firing every timer due on the way in the
 // Mock's order. Call testing/synctest.Wait before it inside a bubble.
 func (c *Clock) Add(d time.Duration) {
-	fm, ok := c.q.(forkQueue)
-	if c.barrier == nil || !ok {
+	if _, ok := c.q.(forkQueue); c.barrier == nil || !ok {
 		c.mock.Add(d)
 		return
 	}
-	target := c.mock.Now().Add(d)
-	for fired := false; ; fired = true {
-		if next, ok := fm.m.Next(); !ok || next.After(target) {
+	if d >= 0 {
+		c.AdvanceTo(c.mock.Now().Add(d))
+	}
+}
+
+// AdvanceTo advances virtual time to t, as Add does (only firing what is
+// due now when t has passed), and returns the virtual time reached: the
+// simulator's step, which knows its instant rather than a duration.
+func (c *Clock) AdvanceTo(t time.Time) time.Time {
+	now := c.mock.Now()
+	t = maxTime(t, now)
+	fm, ok := c.q.(forkQueue)
+	if c.barrier == nil || !ok {
+		c.mock.Add(t.Sub(now))
+		return c.mock.Now()
+	}
+	// Fire checks the deadline itself; another timer due is looked up
+	// only after a fire, to know whether a barrier goes before it.
+	for fired := fm.m.Fire(t); fired; fired = fm.m.Fire(t) {
+		if next, ok := fm.m.Next(); !ok || next.After(t) {
 			break
 		}
-		if fired {
-			c.barrier()
-		}
-		fm.m.Fire(target)
+		c.barrier()
 	}
-	if d := target.Sub(c.mock.Now()); d > 0 {
-		fm.m.Jump(d) // nothing is due before target: a plain move
+	now = c.mock.Now()
+	if d := t.Sub(now); d > 0 {
+		fm.m.Jump(d) // nothing is due before t: a plain move
+		return t
 	}
+	return now
 }
 
 // Set moves virtual time to t (forward only).
@@ -167,4 +183,12 @@ func (c *Clock) WithTimeout(parent context.Context, d time.Duration) (context.Co
 		t.Stop()
 		cancel(context.Canceled)
 	}
+}
+
+// maxTime is the later of a and b.
+func maxTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return b
+	}
+	return a
 }
