@@ -50,7 +50,9 @@ func (tr *TaskRunner) changeStateLocked(fn func(ts *structs.TaskState)) {
 	tr.taskStatePersisted = true
 	tr.stateMu.Lock()
 	fn(tr.state)
-	cp := tr.state.Copy()
+	// The published state is never changed (SharedTaskState): the new
+	// copy shares the events it still holds.
+	cp := tr.state.CopySharingEvents(tr.published)
 	tr.stateMu.Unlock()
 	// One copy is both written and published: the state DB changes
 	// nothing it is given (interfaces.StateDB), and only a change under
