@@ -122,10 +122,10 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 	}
 	c.updates.succeeded()
 	// Acknowledge outside every client lock, in alloc-ID order, each only
-	// to the runner that still holds the alloc (SYNC-3). Entries' allocs
-	// are fresh copies: each acknowledged state takes its alloc's fields
-	// over.
-	for _, e := range res.Batch.Entries() {
+	// to the runner that still holds the alloc (SYNC-3). Delivered hands
+	// over the batch's own allocs, which nothing else holds now: each
+	// acknowledged state takes its alloc's fields over.
+	for _, e := range res.Batch.Delivered() {
 		if !e.HasRunner {
 			continue
 		}
