@@ -51,6 +51,18 @@ func (b Batch) Allocs() []*structs.Allocation {
 	return out
 }
 
+// Peek returns the batch's own stripped allocs, sorted by alloc ID, not
+// copies: read them only, and only until the batch is Failed (which
+// re-inserts them into the buffer, where nothing changes them) or
+// Delivered (which hands them over). Allocs is the copying form.
+func (b Batch) Peek() []*structs.Allocation {
+	out := make([]*structs.Allocation, len(b.entries))
+	for i, e := range b.entries {
+		out[i] = e.alloc
+	}
+	return out
+}
+
 // Entries returns the batch's updates with their classification, sorted by
 // alloc ID; each Alloc is a deep copy.
 func (b Batch) Entries() []Entry {

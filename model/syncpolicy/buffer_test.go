@@ -358,6 +358,9 @@ func TestDeliveredHandsOverTakenAllocs(t *testing.T) {
 			t.Fatalf("Delivered()[%d] differs from Entries() (-copy +own):\n%s", i, diff)
 		}
 	}
+	for i, a := range res.Batch.Peek() {
+		must.True(t, a == own[i].Alloc, must.Sprintf("Peek()[%d] is not the batch's own alloc", i))
+	}
 	next, ok := b.Peek("a")
 	must.True(t, ok)
 	must.MapLen(t, 1, own[0].Alloc.TaskStates)
