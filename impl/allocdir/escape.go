@@ -43,7 +43,14 @@ func resolve(l linkReader, name string) (string, error) {
 			resolved = filepath.Dir(resolved)
 			continue
 		}
-		next := filepath.Join(resolved, c)
+		// resolved is clean and absolute, c one plain element: joining
+		// them needs no Clean (filepath.Join's cost here).
+		var next string
+		if resolved == sep {
+			next = sep + c
+		} else {
+			next = resolved + sep + c
+		}
 		mode, err := l.lmode(next)
 		if err != nil {
 			return "", err

@@ -65,7 +65,7 @@ func (tr *TaskRunner) prestart() (map[string]string, error) {
 		}
 		name := pre.Name()
 		tr.stateMu.Lock()
-		prev := tr.localState.Hooks[name].Copy()
+		prev := tr.localState.Hooks[name] // never changed (editLocalState): read only
 		tr.stateMu.Unlock()
 		if prev != nil && prev.PrestartDone {
 			tr.cfg.HookStats.Skipped(name, hookstats.HookTypePrestart)
