@@ -249,12 +249,16 @@ func (b *copierBuilder) mapCopier(t reflect.Type) copyFunc {
 			return errTooDeep
 		}
 		m := reflect.MakeMapWithSize(t, src.Len())
+		// One key and one value holder per map, not per entry
+		// (MapIter.Key and reflect.New allocated each): SetMapIndex
+		// stores copies of them, and v is zeroed for the next copy.
+		k, v := reflect.New(kt).Elem(), reflect.New(et).Elem()
 		for it := src.MapRange(); it.Next(); {
-			k := it.Key()
+			k.SetIterKey(it)
 			if !utf8.ValidString(k.String()) {
 				return jsonCopy(dst, src, depth)
 			}
-			v := reflect.New(et).Elem()
+			v.SetZero()
 			if err := elem(v, it.Value(), depth+1); err != nil {
 				return err
 			}
