@@ -15,10 +15,11 @@ import (
 // maxSymlinks bounds symlink resolution, as Linux does.
 const maxSymlinks = 40
 
-// linkReader is what the resolver needs from a storage. lstat is only
-// called on paths whose parent is already resolved.
+// linkReader is what the resolver needs from a storage. lmode, the mode
+// lstat would report (only the mode: a MemFS then builds no FileInfo), is
+// only called on paths whose parent is already resolved.
 type linkReader interface {
-	lstat(name string) (fs.FileInfo, error)
+	lmode(name string) (fs.FileMode, error)
 	readlink(name string) (string, error)
 }
 
@@ -42,13 +43,20 @@ func resolve(l linkReader, name string) (string, error) {
 			resolved = filepath.Dir(resolved)
 			continue
 		}
-		next := filepath.Join(resolved, c)
-		info, err := l.lstat(next)
+		// resolved is clean and absolute, c one plain element: joining
+		// them needs no Clean (filepath.Join's cost here).
+		var next string
+		if resolved == sep {
+			next = sep + c
+		} else {
+			next = resolved + sep + c
+		}
+		mode, err := l.lmode(next)
 		if err != nil {
 			return "", err
 		}
-		if info.Mode()&fs.ModeSymlink == 0 {
-			if !info.IsDir() && more {
+		if mode&fs.ModeSymlink == 0 {
+			if !mode.IsDir() && more {
 				// The kernel needs a directory here, even before "..".
 				return "", &fs.PathError{Op: "lstat", Path: next, Err: syscall.ENOTDIR}
 			}

@@ -54,12 +54,12 @@ func NewMemFS(clk clock.Clock) *MemFS {
 // is already resolved, with os-like errors naming the looked-up path.
 type memView struct{ m *MemFS }
 
-func (v memView) lstat(name string) (fs.FileInfo, error) {
+func (v memView) lmode(name string) (fs.FileMode, error) {
 	n, err := v.m.walk(name)
 	if err != nil {
-		return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
+		return 0, &fs.PathError{Op: "lstat", Path: name, Err: err}
 	}
-	return n.info(filepath.Base(name)), nil
+	return n.mode, nil
 }
 
 func (v memView) readlink(name string) (string, error) {

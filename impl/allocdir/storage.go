@@ -44,6 +44,14 @@ func (diskStorage) readlink(name string) (string, error)   { return os.Readlink(
 func (d diskStorage) resolve(name string) (string, error)  { return resolve(d, name) }
 func (diskStorage) stat(name string) (fs.FileInfo, error)  { return os.Stat(name) }
 
+func (diskStorage) lmode(name string) (fs.FileMode, error) {
+	info, err := os.Lstat(name)
+	if err != nil {
+		return 0, err
+	}
+	return info.Mode(), nil
+}
+
 func (diskStorage) readDir(name string) ([]fs.FileInfo, error) {
 	entries, err := os.ReadDir(name)
 	if err != nil {

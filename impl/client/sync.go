@@ -109,8 +109,16 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 	case syncpolicy.Rephase:
 		return syncpolicy.TickInterval, true
 	}
+	// Sorted by alloc ID. A transport that only reads the args until it
+	// returns is sent the batch's own allocs: nothing changes them until
+	// the call returned (Failed re-inserts them unchanged, Delivered hands
+	// them over after), which spared a copy of every update sent.
+	allocs := res.Batch.Allocs
+	if c.rpc.readsArgsOnly {
+		allocs = res.Batch.Peek
+	}
 	req := &structs.AllocUpdateRequest{
-		Alloc:        res.Batch.Allocs(), // sorted by alloc ID
+		Alloc:        allocs(),
 		WriteRequest: structs.WriteRequest{Region: c.node.Region},
 	}
 	var resp structs.GenericResponse
@@ -122,10 +130,10 @@ func (c *Client) syncTick(ctx context.Context) (time.Duration, bool) {
 	}
 	c.updates.succeeded()
 	// Acknowledge outside every client lock, in alloc-ID order, each only
-	// to the runner that still holds the alloc (SYNC-3). Entries' allocs
-	// are fresh copies: each acknowledged state takes its alloc's fields
-	// over.
-	for _, e := range res.Batch.Entries() {
+	// to the runner that still holds the alloc (SYNC-3). Delivered hands
+	// over the batch's own allocs, which nothing else holds now: each
+	// acknowledged state takes its alloc's fields over.
+	for _, e := range res.Batch.Delivered() {
 		if !e.HasRunner {
 			continue
 		}

@@ -209,7 +209,7 @@ func (d *DB) GetAllocVolumes(allocID string) (*interfaces.AllocVolumes, error) {
 
 // PutTaskRunnerLocalState implements StateDB.
 func (d *DB) PutTaskRunnerLocalState(allocID, taskName string, ls *interfaces.LocalState) error {
-	return d.put(allocID, taskName, KeyLocalState, ls)
+	return d.putWith(allocID, taskName, KeyLocalState, func() ([]byte, error) { return allocjson.LocalState(ls) })
 }
 
 // PutTaskState implements StateDB.

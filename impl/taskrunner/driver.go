@@ -7,6 +7,7 @@ import (
 	"maps"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/status"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
@@ -82,9 +83,8 @@ func (tr *TaskRunner) startDriver(run *driverRun, env map[string]string) error {
 		tr.AppendEvent(tr.newEvent(structs.TaskDriverFailure).SetDriverError(err))
 		return err
 	}
-	tr.stateMu.Lock()
-	tr.localState.TaskHandle = run.handle.Copy()
-	tr.stateMu.Unlock()
+	handle := run.handle.Copy()
+	tr.editLocalState(func(ls *interfaces.LocalState) { ls.TaskHandle = handle })
 	tr.persistLocalStateLogged("driver start")
 	tr.updateState(structs.TaskStateRunning, tr.newEvent(structs.TaskStarted))
 	return nil
@@ -229,9 +229,7 @@ func (tr *TaskRunner) endRun(run *driverRun, res *drivers.ExitResult, startErr e
 		if err := run.driver.DestroyTask(run.taskID, false); err != nil && !errors.Is(err, drivers.ErrTaskNotFound) {
 			tr.logger.Warn("failed to destroy driver task", "error", err)
 		}
-		tr.stateMu.Lock()
-		tr.localState.TaskHandle = nil
-		tr.stateMu.Unlock()
+		tr.editLocalState(func(ls *interfaces.LocalState) { ls.TaskHandle = nil })
 		tr.persistLocalStateLogged("exit")
 	}
 	if res != nil {

@@ -1,6 +1,9 @@
 package taskrunner
 
 import (
+	"maps"
+
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
@@ -50,7 +53,9 @@ func (tr *TaskRunner) changeStateLocked(fn func(ts *structs.TaskState)) {
 	tr.taskStatePersisted = true
 	tr.stateMu.Lock()
 	fn(tr.state)
-	cp := tr.state.Copy()
+	// The published state is never changed (SharedTaskState): the new
+	// copy shares the events it still holds.
+	cp := tr.state.CopySharingEvents(tr.published)
 	tr.stateMu.Unlock()
 	// One copy is both written and published: the state DB changes
 	// nothing it is given (interfaces.StateDB), and only a change under
@@ -103,9 +108,24 @@ func (tr *TaskRunner) persistLocalState() error {
 	tr.localStateMu.Lock()
 	defer tr.localStateMu.Unlock()
 	tr.stateMu.Lock()
-	cp := tr.localState.Copy()
+	ls := tr.localState // never changed once installed (editLocalState)
 	tr.stateMu.Unlock()
-	return tr.cfg.StateDB.PutTaskRunnerLocalState(tr.allocID, tr.taskName, cp)
+	return tr.cfg.StateDB.PutTaskRunnerLocalState(tr.allocID, tr.taskName, ls)
+}
+
+// editLocalState installs a changed copy of the local state. A local
+// state, once installed, is never changed, so persistLocalState hands it
+// to the state DB as it is: a change copies the struct and its Hooks map
+// and shares the hook states and the task handle, which are replaced,
+// never changed. Copying the whole local state at every write was 5 % of
+// the bytes BenchmarkClients100x50 allocated.
+func (tr *TaskRunner) editLocalState(fn func(ls *interfaces.LocalState)) {
+	tr.stateMu.Lock()
+	defer tr.stateMu.Unlock()
+	next := *tr.localState
+	next.Hooks = maps.Clone(tr.localState.Hooks) // never nil: NewLocalState, Restore
+	fn(&next)
+	tr.localState = &next
 }
 
 // persistLocalStateLogged persists the local state, logging a failure

@@ -65,7 +65,7 @@ func (tr *TaskRunner) prestart() (map[string]string, error) {
 		}
 		name := pre.Name()
 		tr.stateMu.Lock()
-		prev := tr.localState.Hooks[name].Copy()
+		prev := tr.localState.Hooks[name] // never changed (editLocalState): read only
 		tr.stateMu.Unlock()
 		if prev != nil && prev.PrestartDone {
 			tr.cfg.HookStats.Skipped(name, hookstats.HookTypePrestart)
@@ -90,9 +90,7 @@ func (tr *TaskRunner) prestart() (map[string]string, error) {
 		if next.Equal(prev) {
 			continue
 		}
-		tr.stateMu.Lock()
-		tr.localState.Hooks[name] = next
-		tr.stateMu.Unlock()
+		tr.editLocalState(func(ls *interfaces.LocalState) { ls.Hooks[name] = next })
 		if err := tr.persistLocalState(); err != nil {
 			return nil, drivers.NewRecoverableError(fmt.Errorf("failed to persist local state of hook %q: %w", name, err), false)
 		}

@@ -1,6 +1,7 @@
 package taskrunner
 
 import (
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/restart"
 	"github.com/allocsim/allocsim/model/structs"
 	"github.com/allocsim/allocsim/plugins/drivers"
@@ -270,9 +271,7 @@ func (tr *TaskRunner) waitRestartOrKill() (revive, shutdown bool) {
 
 // finishRun persists RunComplete and runs the stop hooks (AR-6).
 func (tr *TaskRunner) finishRun() {
-	tr.stateMu.Lock()
-	tr.localState.RunComplete = true
-	tr.stateMu.Unlock()
+	tr.editLocalState(func(ls *interfaces.LocalState) { ls.RunComplete = true })
 	tr.persistLocalStateLogged("run exit")
 	tr.runStopHooks()
 }

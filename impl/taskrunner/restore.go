@@ -78,9 +78,7 @@ func (tr *TaskRunner) recover(h *drivers.TaskHandle, st string) *driverRun {
 		}
 	}
 	tr.logger.Warn("failed to recover task", "error", err)
-	tr.stateMu.Lock()
-	tr.localState.TaskHandle = nil
-	tr.stateMu.Unlock()
+	tr.editLocalState(func(ls *interfaces.LocalState) { ls.TaskHandle = nil })
 	// Persisted at once, as endRun does: a crash before the task's next
 	// local_state write must not leave the handle for a later restore to
 	// re-attach to a run that ended here (Failed Restoring Task).

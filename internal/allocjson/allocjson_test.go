@@ -6,9 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shoenig/test/must"
 	"pgregory.net/rapid"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // genJSONText draws strings of every kind the hand encoder must tell
@@ -171,4 +174,28 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 			t.Fatal("a plain alloc fell back to json.Marshal")
 		}
 	})
+}
+
+// TestLocalStateIsJSONMarshal: the hand encoding of a local state is
+// byte for byte json.Marshal's, the fallbacks included.
+func TestLocalStateIsJSONMarshal(t *testing.T) {
+	cases := []*interfaces.LocalState{
+		nil,
+		{},
+		interfaces.NewLocalState(),
+		{Hooks: map[string]*interfaces.HookState{
+			"task_dir": {PrestartDone: true, Data: map[string]string{"b": "2", "a": "1"}, Env: map[string]string{}},
+			"volumes":  nil,
+			"<html>&":  {Data: map[string]string{"k": "é\n\"quoted\""}},
+		}, RunComplete: true},
+		{Hooks: map[string]*interfaces.HookState{"x": {Env: map[string]string{"PATH": "/bin"}}},
+			DriverNetwork: &interfaces.DriverNetwork{}, TaskHandle: &drivers.TaskHandle{Version: 1, DriverState: []byte{}}},
+	}
+	for i, ls := range cases {
+		got, err := LocalState(ls)
+		must.NoError(t, err)
+		want, err := json.Marshal(ls)
+		must.NoError(t, err)
+		must.Eq(t, string(want), string(got), must.Sprintf("case %d", i))
+	}
 }

@@ -69,6 +69,22 @@ func (s *TaskState) copyReusing(prev *TaskState) *TaskState {
 	if sameTaskState(s, prev) {
 		return prev
 	}
+	return s.CopySharingEvents(prev)
+}
+
+// CopySharingEvents is Copy sharing events with prev, an earlier copy of
+// the same task's state that its owner never changes: an event of s that
+// equals one of prev's in every field is prev's, every other one is
+// copied. The result is always a new TaskState, equal field for field to
+// s.Copy(); it only shares memory with prev, so neither may be changed
+// afterwards. A nil prev shares nothing.
+func (s *TaskState) CopySharingEvents(prev *TaskState) *TaskState {
+	if s == nil {
+		return nil
+	}
+	if prev == nil {
+		return s.Copy()
+	}
 	out := *s
 	if s.Events == nil {
 		return &out

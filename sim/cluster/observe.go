@@ -241,6 +241,10 @@ type rpcTap struct{ cl *client }
 // callKey carries a call's record to the server side (receiver).
 type callKey struct{}
 
+// ReadsArgsOnly reports whether the connection only reads a call's args
+// until it returns (client.ArgsReadingRPCClient); the tap only reads them.
+func (t rpcTap) ReadsArgsOnly() bool { return t.cl.conn.ReadsArgsOnly() }
+
 func (t rpcTap) RPC(method string, args, reply any) error {
 	return t.RPCContext(context.Background(), method, args, reply)
 }

@@ -164,11 +164,13 @@ func jsonCopy(dst, src reflect.Value, _ int) error {
 // instant in UTC without its monotonic reading; any other goes through
 // JSON (an offset may come back as time.Local, a year outside fails).
 func copyTime(dst, src reflect.Value, depth int) error {
-	t := src.Interface().(time.Time)
+	// TypeAssert and the pointer to dst box nothing: Interface and
+	// ValueOf allocated a time.Time each, per time copied.
+	t, _ := reflect.TypeAssert[time.Time](src)
 	if y := t.Year(); t.Location() != time.UTC || y < 0 || y > 9999 {
 		return jsonCopy(dst, src, depth)
 	}
-	dst.Set(reflect.ValueOf(t.Round(0)))
+	*dst.Addr().Interface().(*time.Time) = t.Round(0)
 	return nil
 }
 
@@ -247,12 +249,16 @@ func (b *copierBuilder) mapCopier(t reflect.Type) copyFunc {
 			return errTooDeep
 		}
 		m := reflect.MakeMapWithSize(t, src.Len())
+		// One key and one value holder per map, not per entry
+		// (MapIter.Key and reflect.New allocated each): SetMapIndex
+		// stores copies of them, and v is zeroed for the next copy.
+		k, v := reflect.New(kt).Elem(), reflect.New(et).Elem()
 		for it := src.MapRange(); it.Next(); {
-			k := it.Key()
+			k.SetIterKey(it)
 			if !utf8.ValidString(k.String()) {
 				return jsonCopy(dst, src, depth)
 			}
-			v := reflect.New(et).Elem()
+			v.SetZero()
 			if err := elem(v, it.Value(), depth+1); err != nil {
 				return err
 			}
