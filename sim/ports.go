@@ -96,6 +96,11 @@ type rpcPort struct {
 	inc *incarnation
 }
 
+// ReadsArgsOnly is the connection's (the reference client's
+// ArgsReadingRPCClient): the port itself reads a call's args only before
+// the call returns (the sync log copies what it keeps).
+func (p rpcPort) ReadsArgsOnly() bool { return p.inc.conn.ReadsArgsOnly() }
+
 func (p rpcPort) RPC(method string, args, reply any) error {
 	return p.RPCContext(context.Background(), method, args, reply)
 }

@@ -184,13 +184,13 @@ func (c *Conn) RPC(method string, args, reply any) error {
 	return c.RPCContext(context.Background(), method, args, reply)
 }
 
-// RPCContext is RPC, also ended when ctx is done (the reference client's
-// ContextRPCClient: its Shutdown cancels its blocking pull this way).
 // ReadsArgsOnly is true: a call reads its args only before it returns
 // (to trace them and to copy them to the server) and changes nothing of
 // them (the reference client's ArgsReadingRPCClient).
 func (c *Conn) ReadsArgsOnly() bool { return true }
 
+// RPCContext is RPC, also ended when ctx is done (the reference client's
+// ContextRPCClient: its Shutdown cancels its blocking pull this way).
 func (c *Conn) RPCContext(ctx context.Context, method string, args, reply any) error {
 	ctx, done, err := c.begin(ctx)
 	if errors.Is(err, ErrConnClosed) {
