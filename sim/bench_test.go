@@ -149,25 +149,22 @@ const (
 // future, and the world's loop (step.go's runTo and settle without
 // observation) advancing to each next deadline, in a bubble. No runner:
 // what any simulated run costs per event at least.
-func BenchmarkFloor(b *testing.B) {
-	var events uint64
-	b.ResetTimer()
-	for range b.N {
-		benchbubble.Run(b, func(t *testing.T) { events += floorRun(t, floorDay, false) })
-	}
-	reportSim(b, events, floorDay)
-}
+func BenchmarkFloor(b *testing.B) { benchFloor(b, false) }
 
 // BenchmarkFloorInStep: BenchmarkFloor with the bubble's own clock kept
 // in step with the world's (instep.go): before each advance the loop
 // sleeps the bubble to the next deadline (bubbletime.Waiter.Until), as
 // the world does for a runner that may read the time package. Its excess
 // over BenchmarkFloor is what that costs every event of every world.
-func BenchmarkFloorInStep(b *testing.B) {
+func BenchmarkFloorInStep(b *testing.B) { benchFloor(b, true) }
+
+// benchFloor runs floorRun over a virtual day b.N times, the bubble kept
+// in step if inStep.
+func benchFloor(b *testing.B, inStep bool) {
 	var events uint64
 	b.ResetTimer()
 	for range b.N {
-		benchbubble.Run(b, func(t *testing.T) { events += floorRun(t, floorDay, true) })
+		benchbubble.Run(b, func(t *testing.T) { events += floorRun(t, floorDay, inStep) })
 	}
 	reportSim(b, events, floorDay)
 }
