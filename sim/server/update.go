@@ -142,6 +142,9 @@ func (s *Server) commit() {
 			// stores is never changed in place: the stored alloc and
 			// the history share the update's client state.
 			state := u.SharedClientState()
+			if h := s.history[u.ID]; len(h) > 0 {
+				shareReceived(state, h[len(h)-1].State)
+			}
 			stored.TaskStates = state.TaskStates
 			stored.DeploymentStatus = state.DeploymentStatus
 			stored.NetworkStatus = state.NetworkStatus
