@@ -143,6 +143,7 @@ func (c *Client) runAllocs(listed map[string]uint64, fetched map[string]*structs
 			continue
 		}
 		if ar, key, ok := c.runners.retire(e.id); ok {
+			c.updates.forget(e.id)
 			c.goDestroy(ar, key)
 		}
 	}

@@ -77,6 +77,14 @@ func (p *pendingUpdates) slept(missed uint64) {
 	p.buf.Slept(missed)
 }
 
+// forget drops what the buffer keeps of a retired runner's alloc
+// (syncpolicy.Buffer.Forget).
+func (p *pendingUpdates) forget(allocID string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.buf.Forget(allocID)
+}
+
 // PutAllocation persists an alloc (STATE-2 `alloc`).
 func (p *pendingUpdates) PutAllocation(alloc *structs.Allocation) error {
 	return p.db.PutAllocation(alloc)

@@ -75,15 +75,13 @@ func (b Batch) Entries() []Entry {
 
 // Delivered returns the batch's updates with their classification, sorted
 // by alloc ID, for the acknowledgements after Succeeded: each Alloc is the
-// batch's own, handed over without a copy, so the caller owns it and may
-// keep or change it. That is sound because nothing else holds those
-// allocs once the RPC succeeded: Tick removed them from the buffer, Add
-// shares memory only with the update buffered for the same alloc (never
-// with one a Tick took), Peek handed them out only to be read during the
-// tick, and Get and Allocs return copies. Call it once, after Succeeded,
-// and use the batch no further (no Failed, Allocs or Entries): Entries is
-// the copying form. Acknowledging with it spared a third of the task
-// state copies of BenchmarkClients100x50.
+// batch's own, handed over without a copy, for the caller to keep and
+// read, never to change: the buffer's later updates of the same allocs
+// share memory with them (Buffer.Add shares with what the last Tick
+// took). Call it once, after Succeeded, and use the batch no further (no
+// Failed, Allocs or Entries): Entries is the copying form. Acknowledging
+// with it spared a third of the task state copies of
+// BenchmarkClients100x50.
 func (b Batch) Delivered() []Entry {
 	out := make([]Entry, len(b.entries))
 	for i, e := range b.entries {

@@ -121,8 +121,14 @@ type TickResult struct {
 // while it calls Add.
 type Buffer struct {
 	entries map[string]pending
-	seq     uint64 // last insertion sequence number handed out
-	n       uint64 // tick counter
+	// taken holds, by alloc ID, the update a Tick took last: an Add of an
+	// alloc with no update buffered shares with it what did not change
+	// (a runner pushes its alloc again after a batch carried it, most
+	// task states unchanged). Nothing changes them: a batch hands them
+	// out to be read only (Peek, Delivered). Forget drops an alloc's.
+	taken map[string]*structs.Allocation
+	seq   uint64 // last insertion sequence number handed out
+	n     uint64 // tick counter
 }
 
 // Add stores the stripped copy of alloc under its ID, replacing any older
@@ -137,9 +143,18 @@ func (b *Buffer) Add(alloc *structs.Allocation) {
 	}
 	b.seq++
 	// The buffer never changes an update it holds (Peek), so the new one
-	// shares what is unchanged with the one it replaces.
-	b.entries[alloc.ID] = pending{alloc: alloc.StrippedReusing(b.entries[alloc.ID].alloc), seq: b.seq}
+	// shares what is unchanged with the one it replaces, or else with the
+	// alloc's update a Tick took last.
+	prev, ok := b.entries[alloc.ID]
+	if !ok {
+		prev.alloc = b.taken[alloc.ID]
+	}
+	b.entries[alloc.ID] = pending{alloc: alloc.StrippedReusing(prev.alloc), seq: b.seq}
 }
+
+// Forget drops what the buffer keeps of allocID's last taken update (its
+// runner is gone); a buffered update of it stays.
+func (b *Buffer) Forget(allocID string) { delete(b.taken, allocID) }
 
 // Len is the number of buffered updates.
 func (b *Buffer) Len() int { return len(b.entries) }
@@ -216,6 +231,12 @@ func (b *Buffer) Tick(in TickInput) TickResult {
 		res.Reason = ReasonDue
 	}
 	clear(b.entries)
+	if b.taken == nil {
+		b.taken = make(map[string]*structs.Allocation, len(classified))
+	}
+	for _, e := range classified {
+		b.taken[e.alloc.ID] = e.alloc
+	}
 	batch := classified[:0]
 	for _, e := range classified {
 		if e.prio != None {

@@ -334,8 +334,9 @@ func TestSYNC3_Names(t *testing.T) {
 }
 
 // TestDeliveredHandsOverTakenAllocs: Delivered gives the batch's own
-// allocs, equal to Entries' copies, and the buffer keeps nothing of them:
-// an update added after the tick shares no task state with them.
+// allocs, equal to Entries' copies; an update added after the tick shares
+// with them the task states that did not change (Add reuses what the last
+// Tick took), and only those.
 func TestDeliveredHandsOverTakenAllocs(t *testing.T) {
 	withStates := func() *structs.Allocation {
 		a := upd("a", "v1")
@@ -365,6 +366,35 @@ func TestDeliveredHandsOverTakenAllocs(t *testing.T) {
 	must.True(t, ok)
 	must.MapLen(t, 1, own[0].Alloc.TaskStates)
 	for name, s := range own[0].Alloc.TaskStates {
-		must.True(t, s != next.TaskStates[name], must.Sprintf("task state %q shared with the buffer", name))
+		must.True(t, s == next.TaskStates[name], must.Sprintf("unchanged task state %q not shared with what the tick took", name))
 	}
+	changed := withStates()
+	changed.TaskStates["web"].State = structs.TaskStateDead
+	b.Add(changed)
+	next, _ = b.Peek("a")
+	must.Eq(t, structs.TaskStateDead, next.TaskStates["web"].State)
+	must.Eq(t, structs.TaskStateRunning, own[0].Alloc.TaskStates["web"].State)
+	must.True(t, next.TaskStates["web"] != own[0].Alloc.TaskStates["web"], must.Sprintf("a changed task state is shared"))
+	must.True(t, next.TaskStates["web"].Events[0] == own[0].Alloc.TaskStates["web"].Events[0], must.Sprintf("an unchanged event is not shared"))
+}
+
+// TestForgetDropsTaken: after Forget, an update of the alloc shares
+// nothing with what a Tick took of it.
+func TestForgetDropsTaken(t *testing.T) {
+	withStates := func() *structs.Allocation {
+		a := upd("a", "v1")
+		a.TaskStates = map[string]*structs.TaskState{"web": {State: structs.TaskStateRunning}}
+		return a
+	}
+	var b Buffer
+	b.Add(withStates())
+	res := b.Tick(TickInput{ServersContacted: true, Classify: ClassifyMap(map[string]Class{"a": {Priority: Urgent, HasRunner: true}})})
+	must.Eq(t, Send, res.Action)
+	b.Succeeded()
+	own := res.Batch.Delivered()
+	b.Forget("a")
+	b.Add(withStates())
+	next, ok := b.Peek("a")
+	must.True(t, ok)
+	must.True(t, next.TaskStates["web"] != own[0].Alloc.TaskStates["web"], must.Sprintf("a forgotten alloc's task state is shared"))
 }
