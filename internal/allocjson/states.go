@@ -38,7 +38,11 @@ func AllocState(s *structs.AllocState) ([]byte, error) {
 // encodeBufs holds the buffers hand encodings are written in; the bytes
 // returned are a copy of exactly the encoding's length, as json.Marshal's
 // are (the store keeps them).
-var encodeBufs = sync.Pool{New: func() any { return new([]byte) }}
+var encodeBufs = sync.Pool{New: func() any {
+	// Most encodings fit: a fresh buffer does not grow step by step.
+	b := make([]byte, 0, 8<<10)
+	return &b
+}}
 
 // maxPooledBuf caps the buffers kept for reuse.
 const maxPooledBuf = 64 << 10
