@@ -56,6 +56,10 @@ func (tr *TaskRunner) changeStateLocked(fn func(ts *structs.TaskState)) {
 	// The published state is never changed (SharedTaskState): the new
 	// copy shares the events it still holds.
 	cp := tr.state.CopySharingEvents(tr.published)
+	// The working state then holds the published events (equal, and
+	// never changed once appended), so each event is kept once, not also
+	// as the object it was appended as.
+	copy(tr.state.Events, cp.Events)
 	tr.stateMu.Unlock()
 	// One copy is both written and published: the state DB changes
 	// nothing it is given (interfaces.StateDB), and only a change under
