@@ -10,51 +10,71 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 )
 
-// TaskState and AllocState return json.Marshal's bytes for a task state
-// and an acknowledged state (Alloc an alloc's), written field by field
-// instead of by reflection: a client writes one at every task state
-// change and every acknowledgement, and encoding/json's reflective
-// encoding of their events (sorting each Details map's keys) was most of
-// the state DB's CPU in BenchmarkClients100x50. Whatever the hand
-// encoder does not write exactly as encoding/json would (a string with a
-// character JSON escapes, a time MarshalJSON rejects) sends the whole
-// value to json.Marshal, so the bytes are json.Marshal's in every case
-// (TestHandEncodingIsMarshal).
-func TaskState(ts *structs.TaskState) ([]byte, error) {
-	if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendTaskState(b, ts) }); ok {
-		return b, nil
-	}
-	return json.Marshal(ts)
+// AppendTaskState and AppendAllocState append json.Marshal's bytes for a
+// task state and an acknowledged state to b (Alloc returns an alloc's),
+// written field by field instead of by reflection: a client writes one
+// at every task state change and every acknowledgement, and
+// encoding/json's reflective encoding of their events (sorting each
+// Details map's keys) was most of the state DB's CPU in
+// BenchmarkClients100x50. Whatever the hand encoder does not write
+// exactly as encoding/json would (a string with a character JSON
+// escapes, a time MarshalJSON rejects) sends the whole value to
+// json.Marshal, so the bytes are json.Marshal's in every case
+// (TestHandEncodingIsMarshal). On error b is returned as it was.
+// Appending lets the state DB encode into a scratch buffer that its
+// memory store copies into the memory of the value it replaces.
+func AppendTaskState(b []byte, ts *structs.TaskState) ([]byte, error) {
+	return appendHand(b, ts, func(b []byte) ([]byte, bool) { return appendTaskState(b, ts) })
 }
 
-// AllocState is json.Marshal(s) (see TaskState).
-func AllocState(s *structs.AllocState) ([]byte, error) {
-	if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendAllocState(b, s) }); ok {
-		return b, nil
-	}
-	return json.Marshal(s)
+// AppendAllocState appends json.Marshal(s)'s bytes to b (see
+// AppendTaskState).
+func AppendAllocState(b []byte, s *structs.AllocState) ([]byte, error) {
+	return appendHand(b, s, func(b []byte) ([]byte, bool) { return appendAllocState(b, s) })
 }
 
-// encodeBufs holds the buffers hand encodings are written in; the bytes
-// returned are a copy of exactly the encoding's length, as json.Marshal's
-// are (the store keeps them).
+// appendHand appends what write writes to b, or, if that is not exactly
+// encoding/json's encoding of v, json.Marshal(v).
+func appendHand(b []byte, v any, write func([]byte) ([]byte, bool)) ([]byte, error) {
+	n := len(b)
+	out, ok := write(b)
+	if ok {
+		return out, nil
+	}
+	return appendMarshal(out[:n], v)
+}
+
+// appendMarshal appends json.Marshal(v) to b; on error b is returned as
+// it was.
+func appendMarshal(b []byte, v any) ([]byte, error) {
+	enc, err := json.Marshal(v)
+	if err != nil {
+		return b, err
+	}
+	return append(b, enc...), nil
+}
+
+// encodeBufs holds the buffers Alloc and ListLen write in.
 var encodeBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // maxPooledBuf caps the buffers kept for reuse.
 const maxPooledBuf = 64 << 10
 
-func encodeHand(write func([]byte) ([]byte, bool)) ([]byte, bool) {
+// pooled runs write on an empty pooled buffer and returns a copy of what
+// it wrote, of exactly its length, as json.Marshal's bytes are (the
+// state DB's memo and store keep them).
+func pooled(write func([]byte) ([]byte, error)) ([]byte, error) {
 	buf := encodeBufs.Get().(*[]byte)
-	b, ok := write((*buf)[:0])
+	b, err := write((*buf)[:0])
 	var out []byte
-	if ok {
+	if err == nil {
 		out = append([]byte(nil), b...)
 	}
 	if cap(b) <= maxPooledBuf {
 		*buf = b
 		encodeBufs.Put(buf)
 	}
-	return out, ok
+	return out, err
 }
 
 func appendAllocState(b []byte, s *structs.AllocState) ([]byte, bool) {
@@ -241,9 +261,10 @@ func appendPlainString(b []byte, s string, ok bool) ([]byte, bool) {
 // quoted); a time MarshalJSON rejects clears ok.
 func appendTime(b []byte, t time.Time, ok bool) ([]byte, bool) {
 	b = append(b, '"')
-	b, err := t.AppendText(b)
-	if err != nil {
-		ok = false
+	if enc, err := t.AppendText(b); err == nil {
+		b = enc
+	} else {
+		ok = false // AppendText returned nil: b stays as it was
 	}
 	return append(b, '"'), ok
 }
