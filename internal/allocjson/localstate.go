@@ -2,7 +2,6 @@ package allocjson
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
 
@@ -38,7 +37,13 @@ func appendLocalState(b []byte, ls *interfaces.LocalState, network, handle []byt
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '{')
-		for i, name := range slices.Sorted(maps.Keys(ls.Hooks)) {
+		var inline [16]string
+		names := inline[:0]
+		for name := range ls.Hooks {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for i, name := range names {
 			if i > 0 {
 				b = append(b, ',')
 			}
