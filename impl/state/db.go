@@ -331,14 +331,15 @@ func getOne[T any](d *DB, allocID, key string) (*T, error) {
 	return decode[T](path, vals[0])
 }
 
-// decode decodes a stored value; an empty one is missing (nil, nil) and
-// JSON null decodes to nil. Unknown fields are ignored.
+// decode decodes a stored value as json.Unmarshal does
+// (allocjson.Unmarshal); an empty one is missing (nil, nil) and JSON null
+// decodes to nil. Unknown fields are ignored.
 func decode[T any](path string, val []byte) (*T, error) {
 	if len(val) == 0 {
 		return nil, nil
 	}
-	var out *T
-	if err := json.Unmarshal(val, &out); err != nil {
+	out, err := allocjson.Unmarshal[T](val)
+	if err != nil {
 		return nil, fmt.Errorf("decode %s: %w: %w", path, ErrCorrupt, err)
 	}
 	return out, nil
