@@ -31,7 +31,7 @@ func appendAlloc(b []byte, a *structs.Allocation, job []byte) ([]byte, bool) {
 		{`{"ID":`, a.ID}, {`,"Name":`, a.Name}, {`,"NodeID":`, a.NodeID}, {`,"Namespace":`, a.Namespace}, {`,"JobID":`, a.JobID},
 	} {
 		b = append(b, f.key...)
-		b, ok = appendPlainString(b, f.v, ok)
+		b, ok = appendString(b, f.v, ok)
 	}
 	b = append(b, `,"Job":`...)
 	b = append(b, job...)
@@ -40,7 +40,7 @@ func appendAlloc(b []byte, a *structs.Allocation, job []byte) ([]byte, bool) {
 		{`,"ClientDescription":`, a.ClientDescription},
 	} {
 		b = append(b, f.key...)
-		b, ok = appendPlainString(b, f.v, ok)
+		b, ok = appendString(b, f.v, ok)
 	}
 	b = append(b, `,"TaskStates":`...)
 	b, ok = appendTaskStates(b, a.TaskStates, ok)

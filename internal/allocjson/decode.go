@@ -12,8 +12,8 @@ import (
 // out *T, and returns out and json.Unmarshal's error. Task states and
 // acknowledged states, which a restoring client reads for every task of
 // every alloc, are read by hand when data is exactly what the encoders
-// of this package write (fields in order, strings without escapes or
-// non-ASCII bytes, integers without fraction or exponent, no
+// of this package write (fields in order, ASCII strings with no \u
+// escape but of ASCII, integers without fraction or exponent, no
 // whitespace): such input has exactly one reading, and the hand reader
 // gives json.Unmarshal's (TestUnmarshalIsJSON). Anything else, and
 // every other type, goes to json.Unmarshal.
@@ -77,40 +77,95 @@ func (r *reader) next(c byte) bool {
 	return false
 }
 
-// quoted reads a quoted string of ASCII characters JSON needs no escape
-// for and returns it with its quotes.
-func (r *reader) quoted() []byte {
+// quoted reads a quoted string of ASCII characters and the escapes \",
+// \\, \/, \b, \f, \n, \r, \t and \u00XX of ASCII, and returns it with its quotes, and whether
+// it holds an escape.
+func (r *reader) quoted() (raw []byte, escaped bool) {
 	start := r.i
 	if !r.next('"') {
 		r.bad = true
-		return nil
+		return nil, false
 	}
 	for ; r.i < len(r.b); r.i++ {
 		switch c := r.b[r.i]; {
 		case c == '"':
 			r.i++
-			return r.b[start:r.i]
+			return r.b[start:r.i], escaped
+		case c == '\\' && r.i+1 < len(r.b) && unescapes[r.b[r.i+1]] != 0:
+			r.i++
+			escaped = true
+		case c == '\\' && asciiU4(r.b[r.i+1:]) >= 0:
+			r.i += 5
+			escaped = true
 		case c < 0x20 || c >= 0x80 || c == '\\':
 			r.bad = true
-			return nil
+			return nil, false
 		}
 	}
 	r.bad = true
-	return nil
+	return nil, false
+}
+
+// unescapes maps the character after a backslash to what the escape
+// stands for (\uXXXX: asciiU4).
+var unescapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// asciiU4 reads b as the uXXXX of a \uXXXX escape of an ASCII character
+// and returns the character, or -1 if it is not one (json.Unmarshal
+// reads the others).
+func asciiU4(b []byte) int {
+	if len(b) < 5 || b[0] != 'u' {
+		return -1
+	}
+	n := 0
+	for _, c := range b[1:5] {
+		switch {
+		case c >= '0' && c <= '9':
+			n = n<<4 | int(c-'0')
+		case c >= 'a' && c <= 'f':
+			n = n<<4 | int(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			n = n<<4 | int(c-'A'+10)
+		default:
+			return -1
+		}
+	}
+	if n >= 0x80 {
+		return -1
+	}
+	return n
 }
 
 func (r *reader) str() string {
-	q := r.quoted()
+	q, escaped := r.quoted()
 	if len(q) < 2 {
 		return ""
 	}
-	return string(q[1 : len(q)-1])
+	q = q[1 : len(q)-1]
+	if !escaped {
+		return string(q)
+	}
+	out := make([]byte, 0, len(q))
+	for i := 0; i < len(q); i++ {
+		if q[i] == '\\' {
+			if c := asciiU4(q[i+1:]); c >= 0 {
+				out = append(out, byte(c))
+				i += 5
+				continue
+			}
+			i++
+			out = append(out, unescapes[q[i]])
+			continue
+		}
+		out = append(out, q[i])
+	}
+	return string(out)
 }
 
 // time reads a time as encoding/json does: by its UnmarshalJSON.
 func (r *reader) time() time.Time {
 	var t time.Time
-	if q := r.quoted(); r.bad || t.UnmarshalJSON(q) != nil {
+	if q, _ := r.quoted(); r.bad || t.UnmarshalJSON(q) != nil {
 		r.bad = true
 	}
 	return t

@@ -118,7 +118,7 @@ type mutationClass struct {
 	bytes string
 }
 
-// mutationClasses: a value's start, a digit, a quote, a separator, a
+// mutationClasses: a value's start, a digit, a quote, an escape, a separator, a
 // bracket, a literal's letter, an upper-case letter (keys).
 var mutationClasses = func() []mutationClass {
 	in := func(set string) func([]byte, int) bool {
@@ -128,6 +128,7 @@ var mutationClasses = func() []mutationClass {
 		{func(b []byte, i int) bool { return i > 0 && b[i-1] == ':' }, "0-1\"n "},
 		{in("0123456789"), "0123456789-.eE"},
 		{in(`"`), `"\`},
+		{in(`\`), `"\/bfnrtu0'x`},
 		{in(":,"), ":, "},
 		{in("{}[]"), "{}[]"},
 		{in("ntf"), "ntfu"},
@@ -176,6 +177,10 @@ func TestUnmarshalIsJSON(t *testing.T) {
 			strings.Replace(fmt.Sprintf(ts, "null"), `"Restarts":1`, `"Restarts":18446744073709551616`, 1),
 			strings.Replace(fmt.Sprintf(ts, "null"), `"Restarts":1`, `"Restarts":1e0`, 1),
 			strings.Replace(fmt.Sprintf(ts, "null"), `"State":"running"`, `"State":"r\u0075n"`, 1),
+			strings.Replace(fmt.Sprintf(ts, "null"), `"State":"running"`, `"State":"\u003C\/\b\f\u00e9\ud800\u0000"`, 1),
+			strings.Replace(fmt.Sprintf(ts, "null"), `"State":"running"`, `"State":"\'"`, 1),
+			strings.Replace(fmt.Sprintf(ts, "null"), `"State":"running"`, `"State":"\u00"`, 1),
+			strings.Replace(fmt.Sprintf(ts, "null"), `"State":"running"`, `"State":"\u003C\u003e\/\b\f\u0000\"\\"`, 1),
 			strings.Replace(fmt.Sprintf(ts, "null"), `"State":"running"`, "\"State\":\"\xffé\"", 1),
 			strings.Replace(fmt.Sprintf(ts, "null"), `"2020-01-01T00:00:00Z"`, `"2020-01-01T00:00:00+01:00"`, 1),
 			strings.Replace(fmt.Sprintf(ts, "null"), `"2020-01-01T00:00:00Z"`, `null`, 1),

@@ -47,7 +47,7 @@ func appendLocalState(b []byte, ls *interfaces.LocalState, network, handle []byt
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b, ok = appendPlainString(b, name, ok)
+			b, ok = appendString(b, name, ok)
 			b = append(b, ':')
 			b, ok = appendHookState(b, ls.Hooks[name], ok)
 		}

@@ -83,9 +83,9 @@ func appendAllocState(b []byte, s *structs.AllocState) ([]byte, bool) {
 	}
 	ok := true
 	b = append(b, `{"ClientStatus":`...)
-	b, ok = appendPlainString(b, s.ClientStatus, ok)
+	b, ok = appendString(b, s.ClientStatus, ok)
 	b = append(b, `,"ClientDescription":`...)
-	b, ok = appendPlainString(b, s.ClientDescription, ok)
+	b, ok = appendString(b, s.ClientDescription, ok)
 	b = append(b, `,"TaskStates":`...)
 	b, ok = appendTaskStates(b, s.TaskStates, ok)
 	if !ok {
@@ -110,7 +110,7 @@ func appendTaskStates(b []byte, states map[string]*structs.TaskState, ok bool) (
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b, ok = appendPlainString(b, name, ok)
+		b, ok = appendString(b, name, ok)
 		b = append(b, ':')
 		var tsOK bool
 		b, tsOK = appendTaskState(b, states[name])
@@ -142,7 +142,7 @@ func appendTaskState(b []byte, ts *structs.TaskState) ([]byte, bool) {
 	}
 	ok := true
 	b = append(b, `{"State":`...)
-	b, ok = appendPlainString(b, ts.State, ok)
+	b, ok = appendString(b, ts.State, ok)
 	b = append(b, `,"Failed":`...)
 	b = strconv.AppendBool(b, ts.Failed)
 	b = append(b, `,"Restarts":`...)
@@ -167,7 +167,7 @@ func appendTaskState(b []byte, ts *structs.TaskState) ([]byte, bool) {
 		b = append(b, ']')
 	}
 	b = append(b, `,"Paused":`...)
-	b, ok = appendPlainString(b, string(ts.Paused), ok)
+	b, ok = appendString(b, string(ts.Paused), ok)
 	return append(b, '}'), ok
 }
 
@@ -176,43 +176,43 @@ func appendTaskEvent(b []byte, e *structs.TaskEvent, ok bool) ([]byte, bool) {
 		return append(b, "null"...), ok
 	}
 	b = append(b, `{"Type":`...)
-	b, ok = appendPlainString(b, e.Type, ok)
+	b, ok = appendString(b, e.Type, ok)
 	b = append(b, `,"Time":`...)
 	b = strconv.AppendInt(b, e.Time, 10)
 	b = append(b, `,"Message":`...)
-	b, ok = appendPlainString(b, e.Message, ok)
+	b, ok = appendString(b, e.Message, ok)
 	b = append(b, `,"DisplayMessage":`...)
-	b, ok = appendPlainString(b, e.DisplayMessage, ok)
+	b, ok = appendString(b, e.DisplayMessage, ok)
 	b = append(b, `,"Details":`...)
 	b, ok = appendStringMap(b, e.Details, ok)
 	b = append(b, `,"FailsTask":`...)
 	b = strconv.AppendBool(b, e.FailsTask)
 	b = append(b, `,"RestartReason":`...)
-	b, ok = appendPlainString(b, e.RestartReason, ok)
+	b, ok = appendString(b, e.RestartReason, ok)
 	b = append(b, `,"SetupError":`...)
-	b, ok = appendPlainString(b, e.SetupError, ok)
+	b, ok = appendString(b, e.SetupError, ok)
 	b = append(b, `,"DriverError":`...)
-	b, ok = appendPlainString(b, e.DriverError, ok)
+	b, ok = appendString(b, e.DriverError, ok)
 	b = append(b, `,"ExitCode":`...)
 	b = strconv.AppendInt(b, int64(e.ExitCode), 10)
 	b = append(b, `,"Signal":`...)
 	b = strconv.AppendInt(b, int64(e.Signal), 10)
 	b = append(b, `,"KillReason":`...)
-	b, ok = appendPlainString(b, e.KillReason, ok)
+	b, ok = appendString(b, e.KillReason, ok)
 	b = append(b, `,"KillTimeout":`...)
 	b = strconv.AppendInt(b, int64(e.KillTimeout), 10)
 	b = append(b, `,"KillError":`...)
-	b, ok = appendPlainString(b, e.KillError, ok)
+	b, ok = appendString(b, e.KillError, ok)
 	b = append(b, `,"StartDelay":`...)
 	b = strconv.AppendInt(b, e.StartDelay, 10)
 	b = append(b, `,"FailedSibling":`...)
-	b, ok = appendPlainString(b, e.FailedSibling, ok)
+	b, ok = appendString(b, e.FailedSibling, ok)
 	b = append(b, `,"TaskSignal":`...)
-	b, ok = appendPlainString(b, e.TaskSignal, ok)
+	b, ok = appendString(b, e.TaskSignal, ok)
 	b = append(b, `,"TaskSignalReason":`...)
-	b, ok = appendPlainString(b, e.TaskSignalReason, ok)
+	b, ok = appendString(b, e.TaskSignalReason, ok)
 	b = append(b, `,"ValidationError":`...)
-	b, ok = appendPlainString(b, e.ValidationError, ok)
+	b, ok = appendString(b, e.ValidationError, ok)
 	return append(b, '}'), ok
 }
 
@@ -232,29 +232,49 @@ func appendStringMap(b []byte, m map[string]string, ok bool) ([]byte, bool) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b, ok = appendPlainString(b, k, ok)
+		b, ok = appendString(b, k, ok)
 		b = append(b, ':')
-		b, ok = appendPlainString(b, m[k], ok)
+		b, ok = appendString(b, m[k], ok)
 	}
 	return append(b, '}'), ok
 }
 
-// appendPlainString writes s quoted when encoding/json writes it as is:
-// printable ASCII without `"`, `\` and the HTML characters `<`, `>`, `&`
-// it escapes. Any other string clears ok (the caller falls back to
-// json.Marshal); once ok is false nothing is checked any more.
-func appendPlainString(b []byte, s string, ok bool) ([]byte, bool) {
-	if ok {
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-				ok = false
-				break
-			}
-		}
-	}
+// appendString writes s quoted as encoding/json does when s is ASCII
+// without control characters other than newline, carriage return and
+// tab: `"` and `\` escaped with a backslash, those three as \n, \r, \t,
+// and the HTML characters <, >, & as \u003c, \u003e, \u0026. Any other
+// string (DEL, other control characters, non-ASCII) clears ok (the caller
+// falls back to json.Marshal); once ok is false nothing is checked any
+// more.
+func appendString(b []byte, s string, ok bool) ([]byte, bool) {
 	b = append(b, '"')
-	b = append(b, s...)
+	if !ok {
+		b = append(b, s...)
+		return append(b, '"'), false
+	}
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			continue
+		}
+		esc := stringEscapes[c]
+		if esc == "" {
+			b = append(b, s[start:]...)
+			return append(b, '"'), false
+		}
+		b = append(b, s[start:i]...)
+		b = append(b, esc...)
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
 	return append(b, '"'), ok
+}
+
+// stringEscapes are encoding/json's escapes that appendString writes.
+var stringEscapes = [256]string{
+	'"': `\"`, '\\': `\\`, '\n': `\n`, '\r': `\r`, '\t': `\t`,
+	'<': `\u003c`, '>': `\u003e`, '&': `\u0026`,
 }
 
 // appendTime writes t as its MarshalJSON does (RFC 3339 with nanoseconds,
