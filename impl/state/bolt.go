@@ -144,7 +144,7 @@ func bucket(tx *bbolt.Tx, allocID, task string, create bool) (*bbolt.Bucket, err
 	return b, nil
 }
 
-func (b *boltBackend) put(allocID, task, key string, val []byte) error {
+func (b *boltBackend) put(allocID, task, key string, val []byte, _ bool) error { // bbolt copies val at commit, before put returns
 	return b.update(func(tx *bbolt.Tx) error {
 		bkt, err := bucket(tx, allocID, task, true)
 		if err != nil {

@@ -1,11 +1,11 @@
 package state
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/internal/allocjson"
@@ -21,7 +21,9 @@ type backend interface {
 	name() string
 	isClosed() bool
 	// put stores val under allocID[/task-<task>]/key, creating buckets.
-	put(allocID, task, key string, val []byte) error
+	// borrowed: val is valid only until put returns (the backend copies
+	// it); else the backend may keep val itself.
+	put(allocID, task, key string, val []byte, borrowed bool) error
 	// get reads keys of one bucket in one consistent read; a missing key
 	// (or bucket) reads as nil.
 	get(allocID, task string, keys ...string) ([][]byte, error)
@@ -90,7 +92,7 @@ func (d *DB) PutRaw(allocID, taskName, key string, value []byte) error {
 	if err != nil {
 		return fmt.Errorf("put raw %s: %w", path, err)
 	}
-	if err := d.be.put(allocID, taskName, key, bytes.Clone(value)); err != nil {
+	if err := d.be.put(allocID, taskName, key, value, true); err != nil {
 		return fmt.Errorf("put raw %s: %w", path, err)
 	}
 	return nil
@@ -101,7 +103,7 @@ func (d *DB) PutAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encode(alloc, false) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, false) })
 }
 
 // PutUnchangedAllocation is PutAllocation of an alloc the caller promises
@@ -115,7 +117,7 @@ func (d *DB) PutUnchangedAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encode(alloc, true) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, true) })
 }
 
 // PutFrozenAllocation is PutAllocation of an alloc the caller promises
@@ -127,7 +129,7 @@ func (d *DB) PutFrozenAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, func() ([]byte, error) { return d.memo.encodeFrozen(alloc) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encodeFrozen(alloc) })
 }
 
 // GetAllAllocations implements StateDB.
@@ -169,7 +171,7 @@ func decodeAlloc(e rawAlloc) (*structs.Allocation, error) {
 
 // PutAcknowledgedState implements StateDB.
 func (d *DB) PutAcknowledgedState(allocID string, s *structs.AllocState) error {
-	return d.putWith(allocID, "", KeyAcknowledgedState, func() ([]byte, error) { return allocjson.AllocState(s) })
+	return d.putAppended(allocID, "", KeyAcknowledgedState, func(b []byte) ([]byte, error) { return allocjson.AppendAllocState(b, s) })
 }
 
 // GetAcknowledgedState implements StateDB.
@@ -209,12 +211,12 @@ func (d *DB) GetAllocVolumes(allocID string) (*interfaces.AllocVolumes, error) {
 
 // PutTaskRunnerLocalState implements StateDB.
 func (d *DB) PutTaskRunnerLocalState(allocID, taskName string, ls *interfaces.LocalState) error {
-	return d.putWith(allocID, taskName, KeyLocalState, func() ([]byte, error) { return allocjson.LocalState(ls) })
+	return d.putAppended(allocID, taskName, KeyLocalState, func(b []byte) ([]byte, error) { return allocjson.AppendLocalState(b, ls) })
 }
 
 // PutTaskState implements StateDB.
 func (d *DB) PutTaskState(allocID, taskName string, ts *structs.TaskState) error {
-	return d.putWith(allocID, taskName, KeyTaskState, func() ([]byte, error) { return allocjson.TaskState(ts) })
+	return d.putAppended(allocID, taskName, KeyTaskState, func(b []byte) ([]byte, error) { return allocjson.AppendTaskState(b, ts) })
 }
 
 // GetTaskRunnerState implements StateDB.
@@ -259,12 +261,34 @@ func (d *DB) DeleteAllocationBucket(allocID string) error {
 
 // put encodes v and stores it under allocID[/task-<task>]/key.
 func (d *DB) put(allocID, task, key string, v any) error {
-	return d.putWith(allocID, task, key, func() ([]byte, error) { return json.Marshal(v) })
+	return d.putWith(allocID, task, key, false, func() ([]byte, error) { return json.Marshal(v) })
+}
+
+// scratchBufs holds the buffers putAppended encodes in.
+var scratchBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxScratch caps the buffers kept for reuse.
+const maxScratch = 64 << 10
+
+// putAppended stores under allocID[/task-<task>]/key what appendTo
+// appends to an empty scratch buffer, which the backend copies.
+func (d *DB) putAppended(allocID, task, key string, appendTo func([]byte) ([]byte, error)) error {
+	buf := scratchBufs.Get().(*[]byte)
+	err := d.putWith(allocID, task, key, true, func() ([]byte, error) {
+		b, err := appendTo((*buf)[:0])
+		*buf = b
+		return b, err
+	})
+	if cap(*buf) <= maxScratch {
+		scratchBufs.Put(buf)
+	}
+	return err
 }
 
 // putWith stores the value encode returns under allocID[/task-<task>]/key;
-// the bytes are handed to the backend as they are.
-func (d *DB) putWith(allocID, task, key string, encode func() ([]byte, error)) error {
+// the bytes are handed to the backend as they are, borrowed or not
+// (backend.put).
+func (d *DB) putWith(allocID, task, key string, borrowed bool, encode func() ([]byte, error)) error {
 	w := Write{Op: OpPut, AllocID: allocID, Task: task, Key: key}
 	if err := checkIDs(allocID, task, key == KeyLocalState || key == KeyTaskState); err != nil {
 		return fmt.Errorf("%s: %w", w, err)
@@ -273,7 +297,7 @@ func (d *DB) putWith(allocID, task, key string, encode func() ([]byte, error)) e
 	if err != nil {
 		return fmt.Errorf("%s: encode: %w", w, err)
 	}
-	return d.write(w, func() error { return d.be.put(allocID, task, key, val) })
+	return d.write(w, func() error { return d.be.put(allocID, task, key, val, borrowed) })
 }
 
 // write consults the fault hook, then runs do; nothing is written if the
@@ -307,14 +331,15 @@ func getOne[T any](d *DB, allocID, key string) (*T, error) {
 	return decode[T](path, vals[0])
 }
 
-// decode decodes a stored value; an empty one is missing (nil, nil) and
-// JSON null decodes to nil. Unknown fields are ignored.
+// decode decodes a stored value as json.Unmarshal does
+// (allocjson.Unmarshal); an empty one is missing (nil, nil) and JSON null
+// decodes to nil. Unknown fields are ignored.
 func decode[T any](path string, val []byte) (*T, error) {
 	if len(val) == 0 {
 		return nil, nil
 	}
-	var out *T
-	if err := json.Unmarshal(val, &out); err != nil {
+	out, err := allocjson.Unmarshal[T](val)
+	if err != nil {
 		return nil, fmt.Errorf("decode %s: %w: %w", path, ErrCorrupt, err)
 	}
 	return out, nil

@@ -2,6 +2,7 @@ package state_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/shoenig/test/must"
 
@@ -55,4 +56,31 @@ func TestErrorsNameTheEntry(t *testing.T) {
 	must.NoError(t, db.Close())
 	err = db.PutTaskState("a1", "web", nil)
 	must.EqError(t, err, "put a1/task-web/task_state: state db is closed")
+}
+
+// Overwriting a value (which the memory store does in place when the new
+// encoding fits) changes neither a value read before nor the bytes a
+// PutRaw caller passed, whichever is longer.
+func TestOverwriteKeepsEarlierReads(t *testing.T) {
+	long := structs.NewTaskState()
+	long.AppendEvent(structs.NewTaskEvent(structs.TaskStarted, time.Unix(1, 0)).SetMessage("a long message to make it longer"))
+	short := structs.NewTaskState()
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			db := open(t, nil).(*state.DB)
+			raw := []byte("{}")
+			must.NoError(t, db.PutRaw("a1", "web", state.KeyTaskState, raw))
+			must.NoError(t, db.PutTaskState("a1", "web", long))
+			must.Eq(t, "{}", string(raw))
+			_, gotLong, err := db.GetTaskRunnerState("a1", "web")
+			must.NoError(t, err)
+			for _, ts := range []*structs.TaskState{short, long, short} {
+				must.NoError(t, db.PutTaskState("a1", "web", ts))
+				_, got, err := db.GetTaskRunnerState("a1", "web")
+				must.NoError(t, err)
+				must.Eq(t, ts.Events, got.Events)
+			}
+			must.Eq(t, long.Events[0].Message, gotLong.Events[0].Message)
+		})
+	}
 }

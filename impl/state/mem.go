@@ -30,8 +30,39 @@ type memData struct {
 
 // memAlloc is one alloc bucket: alloc-level keys and task buckets.
 type memAlloc struct {
-	keys  map[string][]byte
-	tasks map[string]map[string][]byte
+	keys  memBucket
+	tasks map[string]memBucket
+}
+
+// memBucket is one bucket's values by key.
+type memBucket map[string]memVal
+
+// memVal is a stored value. own: b is the store's copy of a borrowed
+// put, shared with nothing, so a later borrowed put of the key may
+// overwrite it in place; other values were taken over from the DB (an
+// alloc's bytes are shared with its memo) and are never changed.
+type memVal struct {
+	b   []byte
+	own bool
+}
+
+// set stores val under key: taken over, or, borrowed, copied into the
+// memory of the value it replaces when that is the store's own and large
+// enough, else into new memory. Writing in place spares the allocation of
+// most task state, local state and acknowledged state writes (each at
+// most a little longer than the one before) and the garbage of the value
+// replaced.
+func (bkt memBucket) set(key string, val []byte, borrowed bool) {
+	if !borrowed {
+		bkt[key] = memVal{b: val}
+		return
+	}
+	old := bkt[key]
+	if old.own && cap(old.b) >= len(val) {
+		bkt[key] = memVal{b: append(old.b[:0], val...), own: true}
+		return
+	}
+	bkt[key] = memVal{b: bytes.Clone(val), own: true} // no spare room: the store stays as small as the values
 }
 
 // memBackend is one handle on a memData; closed is guarded by data.mu.
@@ -58,23 +89,23 @@ func (m *memBackend) locked(fn func(allocs map[string]*memAlloc) error) error {
 	return fn(m.data.allocs)
 }
 
-func (m *memBackend) put(allocID, task, key string, val []byte) error {
+func (m *memBackend) put(allocID, task, key string, val []byte, borrowed bool) error {
 	return m.locked(func(allocs map[string]*memAlloc) error {
 		a := allocs[allocID]
 		if a == nil {
-			a = &memAlloc{keys: map[string][]byte{}, tasks: map[string]map[string][]byte{}}
+			a = &memAlloc{keys: memBucket{}, tasks: map[string]memBucket{}}
 			allocs[allocID] = a
 		}
 		if task == "" {
-			a.keys[key] = val
+			a.keys.set(key, val, borrowed)
 			return nil
 		}
 		t := a.tasks[task]
 		if t == nil {
-			t = map[string][]byte{}
+			t = memBucket{}
 			a.tasks[task] = t
 		}
-		t[key] = val
+		t.set(key, val, borrowed)
 		return nil
 	})
 }
@@ -91,7 +122,7 @@ func (m *memBackend) get(allocID, task string, keys ...string) ([][]byte, error)
 			src = a.tasks[task] // nil map reads as missing
 		}
 		for i, k := range keys {
-			out[i] = bytes.Clone(src[k])
+			out[i] = bytes.Clone(src[k].b)
 		}
 		return nil
 	})
@@ -102,7 +133,7 @@ func (m *memBackend) allocEntries() ([]rawAlloc, error) {
 	var out []rawAlloc
 	err := m.locked(func(allocs map[string]*memAlloc) error {
 		for id, a := range allocs { // the DB sorts
-			out = append(out, rawAlloc{id: id, val: bytes.Clone(a.keys[KeyAlloc])})
+			out = append(out, rawAlloc{id: id, val: bytes.Clone(a.keys[KeyAlloc].b)})
 		}
 		return nil
 	})

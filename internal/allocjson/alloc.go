@@ -15,12 +15,12 @@ import (
 // not write exactly as encoding/json would sends the whole alloc to
 // json.Marshal.
 func Alloc(a *structs.Allocation, job []byte) ([]byte, error) {
-	if a != nil {
-		if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendAlloc(b, a, job) }); ok {
-			return b, nil
-		}
+	if a == nil {
+		return json.Marshal(a)
 	}
-	return json.Marshal(a)
+	return pooled(func(b []byte) ([]byte, error) {
+		return appendHand(b, a, func(b []byte) ([]byte, bool) { return appendAlloc(b, a, job) })
+	})
 }
 
 // appendAlloc writes a's fields in structs.Allocation's order, job as
@@ -31,7 +31,7 @@ func appendAlloc(b []byte, a *structs.Allocation, job []byte) ([]byte, bool) {
 		{`{"ID":`, a.ID}, {`,"Name":`, a.Name}, {`,"NodeID":`, a.NodeID}, {`,"Namespace":`, a.Namespace}, {`,"JobID":`, a.JobID},
 	} {
 		b = append(b, f.key...)
-		b, ok = appendPlainString(b, f.v, ok)
+		b, ok = appendString(b, f.v, ok)
 	}
 	b = append(b, `,"Job":`...)
 	b = append(b, job...)
@@ -40,7 +40,7 @@ func appendAlloc(b []byte, a *structs.Allocation, job []byte) ([]byte, bool) {
 		{`,"ClientDescription":`, a.ClientDescription},
 	} {
 		b = append(b, f.key...)
-		b, ok = appendPlainString(b, f.v, ok)
+		b, ok = appendString(b, f.v, ok)
 	}
 	b = append(b, `,"TaskStates":`...)
 	b, ok = appendTaskStates(b, a.TaskStates, ok)

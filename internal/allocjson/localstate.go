@@ -2,36 +2,32 @@ package allocjson
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
 )
 
-// LocalState is json.Marshal(ls): the hooks' states by hand, the driver
-// network and task handle by encoding/json (a value encodes alike alone
-// and nested). encoding/json spent most of a local state's encoding on
-// the hook maps: one allocation per key and value visited, 10 % of the
-// allocations of BenchmarkClients100x50. Anything the hand encoder does
-// not write as encoding/json would falls back to json.Marshal(ls).
-func LocalState(ls *interfaces.LocalState) ([]byte, error) {
-	if ls != nil {
-		network, err := json.Marshal(ls.DriverNetwork)
-		if err != nil {
-			return json.Marshal(ls)
-		}
-		handle, err := json.Marshal(ls.TaskHandle)
-		if err != nil {
-			return json.Marshal(ls)
-		}
-		if b, ok := encodeHand(func(b []byte) ([]byte, bool) {
-			return appendLocalState(b, ls, network, handle)
-		}); ok {
-			return b, nil
-		}
+// AppendLocalState appends json.Marshal(ls)'s bytes to b (see
+// AppendTaskState): the hooks' states by hand, the driver network and
+// task handle by encoding/json (a value encodes alike alone and nested).
+// encoding/json spent most of a local state's encoding on the hook maps:
+// one allocation per key and value visited, 10 % of the allocations of
+// BenchmarkClients100x50. Anything the hand encoder does not write as
+// encoding/json would falls back to json.Marshal(ls).
+func AppendLocalState(b []byte, ls *interfaces.LocalState) ([]byte, error) {
+	if ls == nil {
+		return appendMarshal(b, ls)
 	}
-	return json.Marshal(ls)
+	network, err := json.Marshal(ls.DriverNetwork)
+	if err != nil {
+		return appendMarshal(b, ls)
+	}
+	handle, err := json.Marshal(ls.TaskHandle)
+	if err != nil {
+		return appendMarshal(b, ls)
+	}
+	return appendHand(b, ls, func(b []byte) ([]byte, bool) { return appendLocalState(b, ls, network, handle) })
 }
 
 func appendLocalState(b []byte, ls *interfaces.LocalState, network, handle []byte) ([]byte, bool) {
@@ -41,11 +37,17 @@ func appendLocalState(b []byte, ls *interfaces.LocalState, network, handle []byt
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '{')
-		for i, name := range slices.Sorted(maps.Keys(ls.Hooks)) {
+		var inline [16]string
+		names := inline[:0]
+		for name := range ls.Hooks {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for i, name := range names {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b, ok = appendPlainString(b, name, ok)
+			b, ok = appendString(b, name, ok)
 			b = append(b, ':')
 			b, ok = appendHookState(b, ls.Hooks[name], ok)
 		}

@@ -10,34 +10,51 @@ import (
 	"github.com/allocsim/allocsim/model/structs"
 )
 
-// TaskState and AllocState return json.Marshal's bytes for a task state
-// and an acknowledged state (Alloc an alloc's), written field by field
-// instead of by reflection: a client writes one at every task state
-// change and every acknowledgement, and encoding/json's reflective
-// encoding of their events (sorting each Details map's keys) was most of
-// the state DB's CPU in BenchmarkClients100x50. Whatever the hand
-// encoder does not write exactly as encoding/json would (a string with a
-// character JSON escapes, a time MarshalJSON rejects) sends the whole
-// value to json.Marshal, so the bytes are json.Marshal's in every case
-// (TestHandEncodingIsMarshal).
-func TaskState(ts *structs.TaskState) ([]byte, error) {
-	if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendTaskState(b, ts) }); ok {
-		return b, nil
-	}
-	return json.Marshal(ts)
+// AppendTaskState and AppendAllocState append json.Marshal's bytes for a
+// task state and an acknowledged state to b (Alloc returns an alloc's),
+// written field by field instead of by reflection: a client writes one
+// at every task state change and every acknowledgement, and
+// encoding/json's reflective encoding of their events (sorting each
+// Details map's keys) was most of the state DB's CPU in
+// BenchmarkClients100x50. Whatever the hand encoder does not write
+// exactly as encoding/json would (a string with a character JSON
+// escapes, a time MarshalJSON rejects) sends the whole value to
+// json.Marshal, so the bytes are json.Marshal's in every case
+// (TestHandEncodingIsMarshal). On error b is returned as it was.
+// Appending lets the state DB encode into a scratch buffer that its
+// memory store copies into the memory of the value it replaces.
+func AppendTaskState(b []byte, ts *structs.TaskState) ([]byte, error) {
+	return appendHand(b, ts, func(b []byte) ([]byte, bool) { return appendTaskState(b, ts) })
 }
 
-// AllocState is json.Marshal(s) (see TaskState).
-func AllocState(s *structs.AllocState) ([]byte, error) {
-	if b, ok := encodeHand(func(b []byte) ([]byte, bool) { return appendAllocState(b, s) }); ok {
-		return b, nil
-	}
-	return json.Marshal(s)
+// AppendAllocState appends json.Marshal(s)'s bytes to b (see
+// AppendTaskState).
+func AppendAllocState(b []byte, s *structs.AllocState) ([]byte, error) {
+	return appendHand(b, s, func(b []byte) ([]byte, bool) { return appendAllocState(b, s) })
 }
 
-// encodeBufs holds the buffers hand encodings are written in; the bytes
-// returned are a copy of exactly the encoding's length, as json.Marshal's
-// are (the store keeps them).
+// appendHand appends what write writes to b, or, if that is not exactly
+// encoding/json's encoding of v, json.Marshal(v).
+func appendHand(b []byte, v any, write func([]byte) ([]byte, bool)) ([]byte, error) {
+	n := len(b)
+	out, ok := write(b)
+	if ok {
+		return out, nil
+	}
+	return appendMarshal(out[:n], v)
+}
+
+// appendMarshal appends json.Marshal(v) to b; on error b is returned as
+// it was.
+func appendMarshal(b []byte, v any) ([]byte, error) {
+	enc, err := json.Marshal(v)
+	if err != nil {
+		return b, err
+	}
+	return append(b, enc...), nil
+}
+
+// encodeBufs holds the buffers Alloc and ListLen write in.
 var encodeBufs = sync.Pool{New: func() any {
 	// Most encodings fit: a fresh buffer does not grow step by step.
 	b := make([]byte, 0, 8<<10)
@@ -47,11 +64,14 @@ var encodeBufs = sync.Pool{New: func() any {
 // maxPooledBuf caps the buffers kept for reuse.
 const maxPooledBuf = 64 << 10
 
-func encodeHand(write func([]byte) ([]byte, bool)) ([]byte, bool) {
+// pooled runs write on an empty pooled buffer and returns a copy of what
+// it wrote, of exactly its length, as json.Marshal's bytes are (the
+// state DB's memo and store keep them).
+func pooled(write func([]byte) ([]byte, error)) ([]byte, error) {
 	buf := encodeBufs.Get().(*[]byte)
-	b, ok := write((*buf)[:0])
+	b, err := write((*buf)[:0])
 	var out []byte
-	if ok {
+	if err == nil {
 		// make then copy, which the compiler allocates without zeroing;
 		// append to nil cleared the size class's tail first (6 % of a
 		// state-heavy check's CPU).
@@ -62,7 +82,7 @@ func encodeHand(write func([]byte) ([]byte, bool)) ([]byte, bool) {
 		*buf = b
 		encodeBufs.Put(buf)
 	}
-	return out, ok
+	return out, err
 }
 
 func appendAllocState(b []byte, s *structs.AllocState) ([]byte, bool) {
@@ -71,9 +91,9 @@ func appendAllocState(b []byte, s *structs.AllocState) ([]byte, bool) {
 	}
 	ok := true
 	b = append(b, `{"ClientStatus":`...)
-	b, ok = appendPlainString(b, s.ClientStatus, ok)
+	b, ok = appendString(b, s.ClientStatus, ok)
 	b = append(b, `,"ClientDescription":`...)
-	b, ok = appendPlainString(b, s.ClientDescription, ok)
+	b, ok = appendString(b, s.ClientDescription, ok)
 	b = append(b, `,"TaskStates":`...)
 	b, ok = appendTaskStates(b, s.TaskStates, ok)
 	if !ok {
@@ -98,7 +118,7 @@ func appendTaskStates(b []byte, states map[string]*structs.TaskState, ok bool) (
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b, ok = appendPlainString(b, name, ok)
+		b, ok = appendString(b, name, ok)
 		b = append(b, ':')
 		var tsOK bool
 		b, tsOK = appendTaskState(b, states[name])
@@ -130,7 +150,7 @@ func appendTaskState(b []byte, ts *structs.TaskState) ([]byte, bool) {
 	}
 	ok := true
 	b = append(b, `{"State":`...)
-	b, ok = appendPlainString(b, ts.State, ok)
+	b, ok = appendString(b, ts.State, ok)
 	b = append(b, `,"Failed":`...)
 	b = strconv.AppendBool(b, ts.Failed)
 	b = append(b, `,"Restarts":`...)
@@ -155,7 +175,7 @@ func appendTaskState(b []byte, ts *structs.TaskState) ([]byte, bool) {
 		b = append(b, ']')
 	}
 	b = append(b, `,"Paused":`...)
-	b, ok = appendPlainString(b, string(ts.Paused), ok)
+	b, ok = appendString(b, string(ts.Paused), ok)
 	return append(b, '}'), ok
 }
 
@@ -164,43 +184,43 @@ func appendTaskEvent(b []byte, e *structs.TaskEvent, ok bool) ([]byte, bool) {
 		return append(b, "null"...), ok
 	}
 	b = append(b, `{"Type":`...)
-	b, ok = appendPlainString(b, e.Type, ok)
+	b, ok = appendString(b, e.Type, ok)
 	b = append(b, `,"Time":`...)
 	b = strconv.AppendInt(b, e.Time, 10)
 	b = append(b, `,"Message":`...)
-	b, ok = appendPlainString(b, e.Message, ok)
+	b, ok = appendString(b, e.Message, ok)
 	b = append(b, `,"DisplayMessage":`...)
-	b, ok = appendPlainString(b, e.DisplayMessage, ok)
+	b, ok = appendString(b, e.DisplayMessage, ok)
 	b = append(b, `,"Details":`...)
 	b, ok = appendStringMap(b, e.Details, ok)
 	b = append(b, `,"FailsTask":`...)
 	b = strconv.AppendBool(b, e.FailsTask)
 	b = append(b, `,"RestartReason":`...)
-	b, ok = appendPlainString(b, e.RestartReason, ok)
+	b, ok = appendString(b, e.RestartReason, ok)
 	b = append(b, `,"SetupError":`...)
-	b, ok = appendPlainString(b, e.SetupError, ok)
+	b, ok = appendString(b, e.SetupError, ok)
 	b = append(b, `,"DriverError":`...)
-	b, ok = appendPlainString(b, e.DriverError, ok)
+	b, ok = appendString(b, e.DriverError, ok)
 	b = append(b, `,"ExitCode":`...)
 	b = strconv.AppendInt(b, int64(e.ExitCode), 10)
 	b = append(b, `,"Signal":`...)
 	b = strconv.AppendInt(b, int64(e.Signal), 10)
 	b = append(b, `,"KillReason":`...)
-	b, ok = appendPlainString(b, e.KillReason, ok)
+	b, ok = appendString(b, e.KillReason, ok)
 	b = append(b, `,"KillTimeout":`...)
 	b = strconv.AppendInt(b, int64(e.KillTimeout), 10)
 	b = append(b, `,"KillError":`...)
-	b, ok = appendPlainString(b, e.KillError, ok)
+	b, ok = appendString(b, e.KillError, ok)
 	b = append(b, `,"StartDelay":`...)
 	b = strconv.AppendInt(b, e.StartDelay, 10)
 	b = append(b, `,"FailedSibling":`...)
-	b, ok = appendPlainString(b, e.FailedSibling, ok)
+	b, ok = appendString(b, e.FailedSibling, ok)
 	b = append(b, `,"TaskSignal":`...)
-	b, ok = appendPlainString(b, e.TaskSignal, ok)
+	b, ok = appendString(b, e.TaskSignal, ok)
 	b = append(b, `,"TaskSignalReason":`...)
-	b, ok = appendPlainString(b, e.TaskSignalReason, ok)
+	b, ok = appendString(b, e.TaskSignalReason, ok)
 	b = append(b, `,"ValidationError":`...)
-	b, ok = appendPlainString(b, e.ValidationError, ok)
+	b, ok = appendString(b, e.ValidationError, ok)
 	return append(b, '}'), ok
 }
 
@@ -220,38 +240,59 @@ func appendStringMap(b []byte, m map[string]string, ok bool) ([]byte, bool) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b, ok = appendPlainString(b, k, ok)
+		b, ok = appendString(b, k, ok)
 		b = append(b, ':')
-		b, ok = appendPlainString(b, m[k], ok)
+		b, ok = appendString(b, m[k], ok)
 	}
 	return append(b, '}'), ok
 }
 
-// appendPlainString writes s quoted when encoding/json writes it as is:
-// printable ASCII without `"`, `\` and the HTML characters `<`, `>`, `&`
-// it escapes. Any other string clears ok (the caller falls back to
-// json.Marshal); once ok is false nothing is checked any more.
-func appendPlainString(b []byte, s string, ok bool) ([]byte, bool) {
-	if ok {
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-				ok = false
-				break
-			}
-		}
-	}
+// appendString writes s quoted as encoding/json does when s is ASCII
+// without control characters other than newline, carriage return and
+// tab: `"` and `\` escaped with a backslash, those three as \n, \r, \t,
+// and the HTML characters <, >, & as \u003c, \u003e, \u0026. Any other
+// string (DEL, other control characters, non-ASCII) clears ok (the caller
+// falls back to json.Marshal); once ok is false nothing is checked any
+// more.
+func appendString(b []byte, s string, ok bool) ([]byte, bool) {
 	b = append(b, '"')
-	b = append(b, s...)
+	if !ok {
+		b = append(b, s...)
+		return append(b, '"'), false
+	}
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			continue
+		}
+		esc := stringEscapes[c]
+		if esc == "" {
+			b = append(b, s[start:]...)
+			return append(b, '"'), false
+		}
+		b = append(b, s[start:i]...)
+		b = append(b, esc...)
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
 	return append(b, '"'), ok
+}
+
+// stringEscapes are encoding/json's escapes that appendString writes.
+var stringEscapes = [256]string{
+	'"': `\"`, '\\': `\\`, '\n': `\n`, '\r': `\r`, '\t': `\t`,
+	'<': `\u003c`, '>': `\u003e`, '&': `\u0026`,
 }
 
 // appendTime writes t as its MarshalJSON does (RFC 3339 with nanoseconds,
 // quoted); a time MarshalJSON rejects clears ok.
 func appendTime(b []byte, t time.Time, ok bool) ([]byte, bool) {
 	b = append(b, '"')
-	b, err := t.AppendText(b)
-	if err != nil {
-		ok = false
+	if enc, err := t.AppendText(b); err == nil {
+		b = enc
+	} else {
+		ok = false // AppendText returned nil: b stays as it was
 	}
 	return append(b, '"'), ok
 }
