@@ -84,6 +84,7 @@ type hookLog struct {
 	mu        sync.Mutex
 	calls     []*PortCall
 	emissions []HookEmission
+	tally     hookstatstest.Tally // the emissions aggregated, as World.Metrics reads them
 }
 
 // PortCalls is every port call of a live incarnation so far, sorted by
@@ -167,6 +168,7 @@ func (w *World) logEmission(inc *incarnation, kind hookstatstest.Kind, key []str
 		Labels: slices.Clone(labels), Value: val}
 	w.hooks.mu.Lock()
 	w.hooks.emissions = append(w.hooks.emissions, e)
+	w.hooks.tally.Add(kind, e.Name, e.Labels, val)
 	w.hooks.mu.Unlock()
 	if w.sc.HookLatency != nil {
 		w.rec.Emit(trace.Record{At: e.At, Kind: trace.KindHookMetric, Op: e.String(),

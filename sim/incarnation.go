@@ -70,7 +70,7 @@ func (w *World) startIncarnation() error {
 		}
 	}})
 	inc.conn = w.net.Dial(w.node.NodeID)
-	m, err := hookstats.NewMetrics(metricsPort{w: w, inc: inc, sink: w.sink})
+	m, err := hookstats.NewMetrics(metricsPort{w: w, inc: inc})
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}

@@ -165,59 +165,37 @@ func (p csiPort) UnmountVolume(ctx context.Context, allocID, alias string, vol *
 	return p.unmount(ctx, allocID, alias, vol)
 }
 
-// metricsPort is the incarnation's view of the shared metrics sink: hook
-// telemetry of a crashed incarnation is dropped; counters and samples of
-// a live one are also logged one by one (hooktime.go).
+// metricsPort is the incarnation's metrics sink: counters and samples of
+// a live incarnation are logged one by one and tallied (hooktime.go);
+// hook telemetry of a crashed incarnation is dropped, and gauges and
+// key-value points, which hook telemetry does not make, are ignored.
 type metricsPort struct {
-	w    *World
-	inc  *incarnation
-	sink metrics.MetricSink
+	w   *World
+	inc *incarnation
 }
 
 var _ metrics.MetricSink = metricsPort{}
 
-func (p metricsPort) SetGauge(key []string, val float32) {
-	if p.inc.live() {
-		p.sink.SetGauge(key, val)
-	}
-}
-
-func (p metricsPort) SetGaugeWithLabels(key []string, val float32, labels []metrics.Label) {
-	if p.inc.live() {
-		p.sink.SetGaugeWithLabels(key, val, labels)
-	}
-}
-
-func (p metricsPort) EmitKey(key []string, val float32) {
-	if p.inc.live() {
-		p.sink.EmitKey(key, val)
-	}
-}
+func (metricsPort) SetGauge([]string, float32)                            {}
+func (metricsPort) SetGaugeWithLabels([]string, float32, []metrics.Label) {}
+func (metricsPort) EmitKey([]string, float32)                             {}
 
 func (p metricsPort) IncrCounter(key []string, val float32) {
-	if p.inc.live() {
-		p.sink.IncrCounter(key, val)
-		p.w.logEmission(p.inc, hookstatstest.Counter, key, val, nil)
-	}
+	p.IncrCounterWithLabels(key, val, nil)
 }
 
 func (p metricsPort) IncrCounterWithLabels(key []string, val float32, labels []metrics.Label) {
 	if p.inc.live() {
-		p.sink.IncrCounterWithLabels(key, val, labels)
 		p.w.logEmission(p.inc, hookstatstest.Counter, key, val, labels)
 	}
 }
 
 func (p metricsPort) AddSample(key []string, val float32) {
-	if p.inc.live() {
-		p.sink.AddSample(key, val)
-		p.w.logEmission(p.inc, hookstatstest.Sample, key, val, nil)
-	}
+	p.AddSampleWithLabels(key, val, nil)
 }
 
 func (p metricsPort) AddSampleWithLabels(key []string, val float32, labels []metrics.Label) {
 	if p.inc.live() {
-		p.sink.AddSampleWithLabels(key, val, labels)
 		p.w.logEmission(p.inc, hookstatstest.Sample, key, val, labels)
 	}
 }

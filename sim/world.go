@@ -24,7 +24,6 @@ import (
 	"github.com/allocsim/allocsim/sim/trace"
 	"github.com/allocsim/allocsim/sim/transport"
 	"github.com/allocsim/allocsim/sim/vclock"
-	metrics "github.com/hashicorp/go-metrics"
 )
 
 // Node configuration of the simulated client (TELEM-2 labels come from it).
@@ -123,7 +122,6 @@ type World struct {
 	net    *transport.Network
 	csi    *csi.Plugin
 	fsys   *allocdir.MemFS
-	sink   *metrics.InmemSink
 	node   *interfaces.ClientConfig
 	logger *slog.Logger
 	watch  *worldWatch // what the stall watchdog reads (watch.go)
@@ -215,10 +213,9 @@ func (w *World) build() error {
 	w.csi = csi.New(csi.Config{Clock: w.clk, Faults: w.inj, Trace: w.rec})
 	w.fsys = allocdir.NewMemFS(w.clk)
 	w.db = state.NewMemDB(state.MemConfig{FaultHook: w.stateFault, BatchHook: w.stateBatch})
-	w.sink = hookstatstest.NewSink()
 	loc := time.UTC
 	if sc.LocalZone != "" {
-		if loc, err = time.LoadLocation(sc.LocalZone); err != nil {
+		if loc, err = schedule.Location(sc.LocalZone); err != nil {
 			return fmt.Errorf("sim: local zone: %w", err)
 		}
 	}
@@ -294,7 +291,11 @@ func (w *World) Client() interfaces.Client {
 }
 
 // Metrics reads the hook telemetry recorded so far (TELEM-1).
-func (w *World) Metrics() []hookstatstest.Metric { return hookstatstest.Read(w.sink) }
+func (w *World) Metrics() []hookstatstest.Metric {
+	w.hooks.mu.Lock()
+	defer w.hooks.mu.Unlock()
+	return w.hooks.tally.Metrics()
+}
 
 // Violations are the harness-detected violations so far: goroutines left
 // by a shut-down client, activity of a client after its Shutdown

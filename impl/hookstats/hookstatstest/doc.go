@@ -4,5 +4,7 @@
 //
 // The InmemSink aggregates per wall-clock interval; Read merges all
 // retained intervals, so callers should use NewSink, whose interval and
-// retention are long enough that nothing is pruned during a run.
+// retention are long enough that nothing is pruned during a run. Tally
+// aggregates emissions given one by one into the same list without a
+// sink (the simulator's way).
 package hookstatstest
