@@ -3,6 +3,7 @@ package schedule
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/cronexpr"
@@ -58,6 +59,44 @@ func (c *Compiled) Location() *time.Location { return c.loc }
 // the day-of-week fixes of normalizeDOW (SCHED-3) for matching. It also
 // finds the expression's first and last match of all time.
 func parseCron(expr string) (*cronexpr.Expression, naiveBounds, error) {
+	if p, ok := parsedCrons.Load(expr); ok {
+		p := p.(parsedCron)
+		own := *p.expr // Next writes to its expression: each caller has its own
+		return &own, p.bounds, nil
+	}
+	parsed, bounds, err := parseCronUncached(expr)
+	if err != nil {
+		return nil, bounds, err
+	}
+	if parsedCount.Add(1) > maxParsedCrons {
+		parsedCrons.Clear()
+		parsedCount.Store(1)
+	}
+	template := *parsed
+	parsedCrons.Store(expr, parsedCron{expr: &template, bounds: bounds})
+	return parsed, bounds, nil
+}
+
+// parsedCrons caches parseCron's successful results by expression, for
+// the same schedules compiled again and again (every evaluation of a
+// runner and of the suite's oracle): parsing and bounding an expression
+// was 1.4 % of a conformance check's CPU. An entry's expression is a
+// template that is copied out, never used. The cache is emptied when it
+// reaches maxParsedCrons entries, so a long run's many drawn schedules
+// do not grow it without bound.
+var (
+	parsedCrons sync.Map // string -> parsedCron
+	parsedCount atomic.Int64
+)
+
+const maxParsedCrons = 4096
+
+type parsedCron struct {
+	expr   *cronexpr.Expression
+	bounds naiveBounds
+}
+
+func parseCronUncached(expr string) (*cronexpr.Expression, naiveBounds, error) {
 	parsed, err := cronexpr.Parse(expr)
 	if err != nil {
 		return nil, naiveBounds{}, err
@@ -93,6 +132,20 @@ func loadZone(name string, local *time.Location) (*time.Location, error) {
 			return time.UTC, nil
 		}
 		return local, nil
+	}
+	return Location(name)
+}
+
+// Location is time.LoadLocation(name), cached: the simulator, the suite
+// and the runner load the same few zones for every scenario, and each
+// load read the tz database from disk (2 % of a conformance check's
+// CPU). Like time.LoadLocation, "" is UTC and "Local" is time.Local.
+func Location(name string) (*time.Location, error) {
+	switch name {
+	case "", "UTC":
+		return time.UTC, nil
+	case "Local":
+		return time.Local, nil
 	}
 	if l, ok := zones.Load(name); ok {
 		return l.(*time.Location), nil

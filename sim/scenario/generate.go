@@ -254,10 +254,10 @@ func (g generator) schedule() *schedule.Schedule {
 	switch zone {
 	case "Local":
 		if g.s.LocalZone != "" {
-			loc, _ = time.LoadLocation(g.s.LocalZone)
+			loc, _ = schedule.Location(g.s.LocalZone)
 		}
 	default:
-		loc, _ = time.LoadLocation(zone)
+		loc, _ = schedule.Location(zone)
 	}
 	if loc == nil {
 		loc = time.UTC

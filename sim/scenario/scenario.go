@@ -176,7 +176,7 @@ func (s Scenario) Validate() error {
 		errs = append(errs, fmt.Errorf("scenario %q: unknown profile %q", s.Name, s.Profile))
 	}
 	if s.LocalZone != "" {
-		if _, err := time.LoadLocation(s.LocalZone); err != nil {
+		if _, err := schedule.Location(s.LocalZone); err != nil {
 			errs = append(errs, fmt.Errorf("scenario %q: local zone: %w", s.Name, err))
 		}
 	}

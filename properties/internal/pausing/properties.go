@@ -181,7 +181,7 @@ func firstWindow(s sched.Spec) (schedule.Window, bool) {
 	}
 	local := time.UTC
 	if s.LocalZone != "" {
-		if loc, err := time.LoadLocation(s.LocalZone); err == nil {
+		if loc, err := schedule.Location(s.LocalZone); err == nil {
 			local = loc
 		}
 	}

@@ -257,7 +257,7 @@ var scheduleChange = prop.Property{
 		at := d.IntRange("update at min", 1, mins-2)
 		var ns *schedule.Schedule
 		if d.IntRange("unschedule", 0, 3) > 0 {
-			local, _ := time.LoadLocation(s.LocalZone) // "" is UTC
+			local, _ := schedule.Location(s.LocalZone) // "" is UTC
 			loc, err := schedule.LoadZone(s.Timezone, local)
 			if err != nil {
 				loc = time.UTC

@@ -143,7 +143,7 @@ const maxViolations = 20
 func (v *View) zoneOf(alloc, task string) *time.Location {
 	local := time.UTC
 	if z := v.Scenario.LocalZone; z != "" {
-		if loc, err := time.LoadLocation(z); err == nil {
+		if loc, err := schedule.Location(z); err == nil {
 			local = loc
 		}
 	}

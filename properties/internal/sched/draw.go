@@ -85,7 +85,7 @@ func (s Spec) Build() scenario.Scenario {
 // random zone, given by name or as "Local" of a client in that zone.
 func DrawZones(d *prop.Drawer, zones []string) (local, tz string, loc *time.Location) {
 	zone := prop.Pick(d, "zone", zones)
-	loc, _ = time.LoadLocation(zone)
+	loc, _ = schedule.Location(zone)
 	if d.Bool("zone as Local") {
 		return zone, "Local", loc
 	}

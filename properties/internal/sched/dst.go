@@ -53,7 +53,7 @@ func drawTransition(d *prop.Drawer) (local, tz string, loc *time.Location, tr tr
 		pool = overlaps
 	}
 	if len(pool) == 0 { // no DST that year: New York 2024's spring
-		loc, _ = time.LoadLocation("America/New_York")
+		loc, _ = schedule.Location("America/New_York")
 		local, tz = "America/New_York", "Local"
 		return local, tz, loc, transitions(loc, time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2024, 4, 1, 0, 0, 0, 0, time.UTC))[0]
 	}
@@ -141,7 +141,7 @@ var shortDSTDay = prop.Property{
 			}
 		}
 		if gap.At.IsZero() { // no spring-forward that year: New York 2024's
-			loc, _ = time.LoadLocation("America/New_York")
+			loc, _ = schedule.Location("America/New_York")
 			local, tz = "America/New_York", "Local"
 			gap = transitions(loc, time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(2024, 4, 1, 0, 0, 0, 0, time.UTC))[0]
 		}

@@ -75,7 +75,7 @@ type schedAt struct {
 func New(sc scenario.Scenario, job, task string) *Oracle {
 	o := &Oracle{Job: job, Task: task, Loc: time.UTC, End: sc.End()}
 	if sc.LocalZone != "" {
-		if loc, err := time.LoadLocation(sc.LocalZone); err == nil {
+		if loc, err := schedule.Location(sc.LocalZone); err == nil {
 			o.Loc = loc
 		}
 	}
