@@ -124,16 +124,3 @@ func (r Record) String() string {
 	}
 	return string(b)
 }
-
-// Encode encodes v for Record.Data; a value that cannot be encoded is
-// recorded as its error, so tracing never fails a run.
-func Encode(v any) json.RawMessage {
-	if v == nil {
-		return nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		b, _ = json.Marshal(map[string]string{"encode_error": err.Error()})
-	}
-	return b
-}

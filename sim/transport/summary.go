@@ -1,7 +1,11 @@
 package transport
 
 import (
+	"strconv"
+
+	"github.com/allocsim/allocsim/internal/allocjson"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/sim/trace"
 )
 
 // allocSummary is what a trace shows of an alloc crossing the network.
@@ -22,6 +26,70 @@ type taskSummary struct {
 	Events   int    `json:"events"`
 	// Last is the type of the newest event.
 	Last string `json:"last,omitempty"`
+}
+
+// allocSummaries are the summaries of an alloc list, encoded by hand as
+// json.Marshal writes them (trace.Encode; TestEncodeIsMarshal).
+type allocSummaries []allocSummary
+
+func (l allocSummaries) AppendJSON(b []byte, ok bool) ([]byte, bool) {
+	if l == nil {
+		return append(b, "null"...), ok
+	}
+	b = append(b, '[')
+	for i, s := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b, ok = s.AppendJSON(b, ok)
+	}
+	return append(b, ']'), ok
+}
+
+func (s allocSummary) AppendJSON(b []byte, ok bool) ([]byte, bool) {
+	b = trace.AppendField(append(b, '{'), "id", true)
+	b, ok = allocjson.AppendString(b, s.ID, ok)
+	for _, f := range [...]struct{ key, val string }{{"client_status", s.ClientStatus}, {"desired_status", s.DesiredStatus}} {
+		if f.val != "" {
+			b = trace.AppendField(b, f.key, false)
+			b, ok = allocjson.AppendString(b, f.val, ok)
+		}
+	}
+	if s.AllocModifyIndex != 0 {
+		b = strconv.AppendUint(trace.AppendField(b, "alloc_modify_index", false), s.AllocModifyIndex, 10)
+	}
+	if s.ClientDescription != "" {
+		b = trace.AppendField(b, "description", false)
+		b, ok = allocjson.AppendString(b, s.ClientDescription, ok)
+	}
+	if len(s.Tasks) > 0 && ok {
+		var tasks []byte
+		tasks, ok = trace.AppendMap(trace.AppendField(b, "tasks", false), s.Tasks,
+			func(b []byte, t taskSummary) ([]byte, bool) { return t.AppendJSON(b, true) })
+		b = tasks
+	}
+	return append(b, '}'), ok
+}
+
+func (t taskSummary) AppendJSON(b []byte, ok bool) ([]byte, bool) {
+	b = trace.AppendField(append(b, '{'), "state", true)
+	b, ok = allocjson.AppendString(b, t.State, ok)
+	if t.Failed {
+		b = append(trace.AppendField(b, "failed", false), "true"...)
+	}
+	if t.Restarts != 0 {
+		b = strconv.AppendUint(trace.AppendField(b, "restarts", false), t.Restarts, 10)
+	}
+	if t.Paused != "" {
+		b = trace.AppendField(b, "paused", false)
+		b, ok = allocjson.AppendString(b, t.Paused, ok)
+	}
+	b = strconv.AppendInt(trace.AppendField(b, "events", false), int64(t.Events), 10)
+	if t.Last != "" {
+		b = trace.AppendField(b, "last", false)
+		b, ok = allocjson.AppendString(b, t.Last, ok)
+	}
+	return append(b, '}'), ok
 }
 
 func summarizeAlloc(a *structs.Allocation, withTasks bool) allocSummary {
@@ -51,7 +119,7 @@ func summarizeAlloc(a *structs.Allocation, withTasks bool) allocSummary {
 func summarize(v any) any {
 	switch x := v.(type) {
 	case *structs.AllocUpdateRequest:
-		out := make([]allocSummary, 0, len(x.Alloc))
+		out := make(allocSummaries, 0, len(x.Alloc))
 		for _, a := range x.Alloc {
 			if a != nil {
 				out = append(out, summarizeAlloc(a, true))
@@ -61,7 +129,7 @@ func summarize(v any) any {
 	case *structs.NodeClientAllocsIndexResponse:
 		return map[string]any{"index": x.Index, "allocs": x.Allocs}
 	case *structs.AllocsGetResponse:
-		out := make([]allocSummary, 0, len(x.Allocs))
+		out := make(allocSummaries, 0, len(x.Allocs))
 		for _, a := range x.Allocs {
 			if a != nil {
 				out = append(out, summarizeAlloc(a, false))
