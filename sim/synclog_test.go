@@ -45,9 +45,11 @@ func TestSyncLog(t *testing.T) {
 		}
 		must.Eq(t, []int{1}, incs)
 		must.Eq(t, calls[1:], w.SyncCalls(1))
-		// Copies: changing what was returned changes nothing logged.
-		calls[0].Allocs[0].State.ClientStatus = "changed"
-		must.NotEq(t, "changed", w.SyncCalls(0)[0].Allocs[0].State.ClientStatus)
+		// Copies of the calls, sharing the log's states (read-only):
+		// changing a returned call's fields changes nothing logged.
+		calls[0].Err = "changed"
+		must.NotEq(t, "changed", w.SyncCalls(0)[0].Err)
+		must.True(t, calls[0].Allocs[0].State == w.SyncCalls(0)[0].Allocs[0].State)
 		must.SliceEmpty(t, w.BlockedPushes())
 		inc, running := w.Incarnation()
 		must.EqOp(t, 2, inc)
