@@ -18,19 +18,18 @@ import (
 // conformance check's CPU. The zero Tally is empty and ready to use.
 type Tally struct {
 	byKey map[Kind]map[string]*Metric
-	key   strings.Builder
+	key   []byte // the flattened key being built, reused
 }
 
 // Add tallies one emission of kind (Counter or Sample) named name (the
 // key's parts joined with ".") with labels and value val.
 func (t *Tally) Add(kind Kind, name string, labels []metrics.Label, val float32) {
-	t.key.Reset()
-	writeUnderscored(&t.key, name)
+	t.key = appendUnderscored(t.key[:0], name)
 	for _, l := range labels {
-		t.key.WriteByte(';')
-		writeUnderscored(&t.key, l.Name)
-		t.key.WriteByte('=')
-		writeUnderscored(&t.key, l.Value)
+		t.key = append(t.key, ';')
+		t.key = appendUnderscored(t.key, l.Name)
+		t.key = append(t.key, '=')
+		t.key = appendUnderscored(t.key, l.Value)
 	}
 	if t.byKey == nil {
 		t.byKey = map[Kind]map[string]*Metric{}
@@ -41,9 +40,9 @@ func (t *Tally) Add(kind Kind, name string, labels []metrics.Label, val float32)
 		t.byKey[kind] = of
 	}
 	v := float64(val)
-	m, ok := of[t.key.String()]
+	m, ok := of[string(t.key)]
 	if !ok {
-		of[t.key.String()] = &Metric{Name: strings.ReplaceAll(name, " ", "_"), Labels: slices.Clone(labels),
+		of[string(t.key)] = &Metric{Name: strings.ReplaceAll(name, " ", "_"), Labels: slices.Clone(labels),
 			Kind: kind, Count: 1, Sum: v, Min: v, Max: v}
 		return
 	}
@@ -59,16 +58,14 @@ func (t *Tally) Add(kind Kind, name string, labels []metrics.Label, val float32)
 	}
 }
 
-// writeUnderscored writes s with every space an underscore.
-func writeUnderscored(b *strings.Builder, s string) {
+// appendUnderscored appends s with every space an underscore.
+func appendUnderscored(b []byte, s string) []byte {
 	for {
 		i := strings.IndexByte(s, ' ')
 		if i < 0 {
-			b.WriteString(s)
-			return
+			return append(b, s...)
 		}
-		b.WriteString(s[:i])
-		b.WriteByte('_')
+		b = append(append(b, s[:i]...), '_')
 		s = s[i+1:]
 	}
 }
