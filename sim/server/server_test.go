@@ -131,9 +131,11 @@ func TestBatching(t *testing.T) {
 		must.EqOp(t, structs.AllocClientStatusRunning, h[0].State.ClientStatus)
 		must.SliceLen(t, 0, s.History(allocs[1].ID, 1), must.Sprint("from the end on: none"))
 		must.SliceLen(t, 1, s.History(allocs[1].ID, -1), must.Sprint("a negative from is 0"))
-		h[0].State.TaskStates = nil
-		must.MapNotEmpty(t, s.History(allocs[1].ID, 0)[0].State.TaskStates, must.Sprint("History hands out copies"))
+		h[0].State = nil
+		must.NotNil(t, s.History(allocs[1].ID, 0)[0].State, must.Sprint("History hands out its own slice"))
 		stored := s.Alloc(allocs[1].ID)
+		shared := s.SharedAlloc(allocs[1].ID)
+		must.Eq(t, stored, shared)
 		must.EqOp(t, structs.AllocClientStatusRunning, stored.ClientStatus)
 		must.EqOp(t, idx[1], stored.ModifyIndex)
 		must.EqOp(t, t0.Add(30*time.Millisecond).UnixNano(), stored.ModifyTime)
@@ -145,6 +147,10 @@ func TestBatching(t *testing.T) {
 			}
 		}
 		must.EqOp(t, 2, commits)
+		_, _, err = s.StopAlloc(allocs[1].ID, nil)
+		must.NoError(t, err)
+		must.EqOp(t, structs.AllocDesiredStatusStop, s.SharedAlloc(allocs[1].ID).DesiredStatus)
+		must.EqOp(t, structs.AllocDesiredStatusRun, shared.DesiredStatus, must.Sprint("a shared alloc never changes: stored allocs are copy-on-write"))
 	})
 }
 

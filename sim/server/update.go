@@ -204,19 +204,18 @@ func evalTrigger(stored *structs.Allocation, wasTerminal bool) string {
 }
 
 // History returns the states the server received for an alloc, oldest
-// first, from the from-th on (0: all of them; past the end: none), as
-// copies. A check that reads it at every settled instant passes what it
-// has read already minus the one it compares with: copying the whole
-// history each time made the order property a fifth of a check's CPU.
+// first, from the from-th on (0: all of them; past the end: none). The
+// slice is the caller's; the states are the server's own, never changed
+// once received (the stored alloc and the next entry share them), so
+// they are shared: read them, never change them (copying them at every
+// read was 1.7 % of a conformance check's allocations). A check that
+// reads it at every settled instant passes what it has read already
+// minus the one it compares with.
 func (s *Server) History(allocID string, from int) []Received {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.history[allocID]
-	out := slices.Clone(h[min(max(from, 0), len(h)):])
-	for i := range out {
-		out[i].State = out[i].State.Copy()
-	}
-	return out
+	return slices.Clone(h[min(max(from, 0), len(h)):])
 }
 
 // Stats returns the traffic counters.

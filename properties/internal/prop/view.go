@@ -89,8 +89,9 @@ func (v *View) Alloc(id string) *structs.Allocation {
 	return nil
 }
 
-// ServerAlloc is the server's alloc id (with its job), or nil.
-func (v *View) ServerAlloc(id string) *structs.Allocation { return v.World.Server().Alloc(id) }
+// ServerAlloc is the server's alloc id (with its job), or nil: the
+// server's own (Server.SharedAlloc), to be read, never changed.
+func (v *View) ServerAlloc(id string) *structs.Allocation { return v.World.Server().SharedAlloc(id) }
 
 // Task is the task definition of alloc id's job (the server's latest
 // version), or nil.

@@ -89,7 +89,7 @@ func (c *convergeChecker) settled(v *prop.View) {
 		if c.read.unchanged(a) {
 			continue
 		}
-		st := a.ClientState()
+		st := a.SharedClientState() // a is the world's snapshot, never changed
 		h := c.pushed[a.ID]
 		if h == nil {
 			c.ids = append(c.ids, a.ID)
@@ -117,7 +117,7 @@ func (c *convergeChecker) reachHeal(v *prop.View) {
 	for _, id := range c.ids {
 		h := c.pushed[id]
 		got := srv.History(id, 0)
-		if len(h) == 0 || srv.Alloc(id) == nil {
+		if len(h) == 0 || srv.SharedAlloc(id) == nil {
 			continue
 		}
 		if reached(got, h[len(h)-1:]) {
@@ -172,7 +172,7 @@ func (c *convergeChecker) final(v *prop.View) {
 		if h[first].at.After(cutoff) {
 			continue // first pushed after the cutoff
 		}
-		if srv.Alloc(id) == nil {
+		if srv.SharedAlloc(id) == nil {
 			continue // not the server's (never placed here)
 		}
 		got := srv.History(id, 0)

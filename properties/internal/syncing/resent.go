@@ -101,7 +101,7 @@ func reachResent(v *prop.View, a *acks, failed map[incAlloc]*structs.AllocState,
 		if k.inc != call.Incarnation || slices.Contains(ids, k.alloc) {
 			continue
 		}
-		if cur := v.Alloc(k.alloc); cur != nil && equal(cur.ClientState(), acked) {
+		if cur := v.Alloc(k.alloc); cur != nil && equal(cur.SharedClientState(), acked) {
 			v.Reach("unchanged-left-out")
 		}
 	}

@@ -31,7 +31,7 @@ func (p *pushes) next(v *prop.View) []string {
 		if p.read.unchanged(a) {
 			continue
 		}
-		st := a.ClientState()
+		st := a.SharedClientState() // a is the world's snapshot, never changed
 		if last := p.last[a.ID]; last != nil && equal(last, st) {
 			continue
 		}

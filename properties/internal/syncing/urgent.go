@@ -128,7 +128,7 @@ func (c *urgentChecker) observePushes(v *prop.View, inc int, events []callEvent)
 		if c.read.unchanged(a) {
 			continue
 		}
-		st := a.ClientState()
+		st := a.SharedClientState() // a is the world's snapshot, never changed
 		h := c.hist[a.ID]
 		if n := len(h); n > 0 && equal(h[n-1], st) {
 			continue

@@ -121,7 +121,7 @@ type observed struct {
 
 func observe(w *sim.World) observed {
 	o := observed{calls: w.PortCalls(), nsOf: func(id string) string {
-		if a := w.Server().Alloc(id); a != nil {
+		if a := w.Server().SharedAlloc(id); a != nil {
 			return a.Namespace
 		}
 		return ""
