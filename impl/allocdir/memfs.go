@@ -51,19 +51,57 @@ func NewMemFS(clk clock.Clock) *MemFS {
 }
 
 // memView is the locked tree as the resolver sees it: lookups whose parent
-// is already resolved, with os-like errors naming the looked-up path.
-type memView struct{ m *MemFS }
+// is already resolved, with os-like errors naming the looked-up path. It
+// remembers the last directory it found, so that resolving a path looks
+// each element up in its parent instead of walking from the root again
+// for every element (the walks were 2.4 % of a conformance check's CPU).
+// A view lives for one resolution, with m.mu held: the tree cannot change
+// under it.
+type memView struct {
+	m    *MemFS
+	dir  string   // the last directory looked up ("" none)
+	node *memNode // its node
+}
 
-func (v memView) lmode(name string) (fs.FileMode, error) {
+// lookup is walk(name), from the remembered directory when it is name's
+// parent.
+func (v *memView) lookup(name string) (*memNode, error) {
+	const sep = filepath.Separator
+	if v.node != nil {
+		if i := strings.LastIndexByte(name, sep); i >= 0 && name[i+1:] != "" &&
+			(i == 0 && v.dir == string(sep) || name[:i] == v.dir) {
+			child, ok := v.node.entries[name[i+1:]]
+			if !ok {
+				return nil, syscall.ENOENT
+			}
+			v.remember(name, child)
+			return child, nil
+		}
+	}
 	n, err := v.m.walk(name)
+	if err == nil {
+		v.remember(name, n)
+	}
+	return n, err
+}
+
+// remember keeps n as the directory for the next lookup when it is one.
+func (v *memView) remember(name string, n *memNode) {
+	if n.entries != nil {
+		v.dir, v.node = name, n
+	}
+}
+
+func (v *memView) lmode(name string) (fs.FileMode, error) {
+	n, err := v.lookup(name)
 	if err != nil {
 		return 0, &fs.PathError{Op: "lstat", Path: name, Err: err}
 	}
 	return n.mode, nil
 }
 
-func (v memView) readlink(name string) (string, error) {
-	n, err := v.m.walk(name)
+func (v *memView) readlink(name string) (string, error) {
+	n, err := v.lookup(name)
 	if err == nil && n.mode&fs.ModeSymlink == 0 {
 		err = syscall.EINVAL
 	}
@@ -101,9 +139,9 @@ func (m *MemFS) resolveLocked(name string, follow bool) (string, error) {
 	trimmed := strings.TrimRight(name, sep)
 	i := strings.LastIndex(trimmed, sep)
 	if follow || i < 0 || trimmed[i+1:] == "." || trimmed[i+1:] == ".." {
-		return resolve(memView{m}, name)
+		return resolve(&memView{m: m}, name)
 	}
-	dir, err := resolve(memView{m}, trimmed[:i+1])
+	dir, err := resolve(&memView{m: m}, trimmed[:i+1])
 	if err != nil {
 		return "", err
 	}
