@@ -5,18 +5,20 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
 )
 
 // Unmarshal decodes data as json.Unmarshal(data, &out) does into a nil
-// out *T, and returns out and json.Unmarshal's error. Task states and
-// acknowledged states, which a restoring client reads for every task of
-// every alloc, are read by hand when data is exactly what the encoders
-// of this package write (fields in order, ASCII strings with no \u
-// escape but of ASCII, integers without fraction or exponent, no
-// whitespace): such input has exactly one reading, and the hand reader
-// gives json.Unmarshal's (TestUnmarshalIsJSON). Anything else, and
-// every other type, goes to json.Unmarshal.
+// out *T, and returns out and json.Unmarshal's error. Task states,
+// acknowledged states and task runners' local states, which a restoring
+// client reads for every task of every alloc, are read by hand when data
+// is exactly what the encoders of this package write (fields in order,
+// ASCII strings with no \u escape but of ASCII, integers without
+// fraction or exponent, no whitespace): such input has exactly one
+// reading, and the hand reader gives json.Unmarshal's
+// (TestUnmarshalIsJSON). Anything else, and every other type, goes to
+// json.Unmarshal.
 func Unmarshal[T any](data []byte) (*T, error) {
 	var out *T
 	switch p := any(&out).(type) {
@@ -30,6 +32,12 @@ func Unmarshal[T any](data []byte) (*T, error) {
 		r := reader{b: data}
 		if s := r.allocState(); r.end() {
 			*p = s
+			return out, nil
+		}
+	case **interfaces.LocalState:
+		r := reader{b: data}
+		if ls := r.localState(); r.end() {
+			*p = ls
 			return out, nil
 		}
 	}

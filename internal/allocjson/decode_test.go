@@ -11,7 +11,9 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/allocsim/allocsim/impl/interfaces"
 	"github.com/allocsim/allocsim/model/structs"
+	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
 // sameAsJSON fails t unless Unmarshal[T](data) returns what
@@ -140,9 +142,9 @@ var mutationClasses = func() []mutationClass {
 const mutants = 256
 
 // TestUnmarshalIsJSON: the hand reader gives json.Unmarshal's value and
-// error for the encodings of generated task and acknowledged states, of
-// every kind the encoders fall back on, and for mutations of them, valid
-// JSON or not.
+// error for the encodings of generated task, acknowledged and local
+// states, of every kind the encoders fall back on, and for mutations of
+// them, valid JSON or not.
 func TestUnmarshalIsJSON(t *testing.T) {
 	for _, plain := range []bool{true, false} {
 		t.Run(fmt.Sprintf("task state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
@@ -163,6 +165,14 @@ func TestUnmarshalIsJSON(t *testing.T) {
 			rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
 			for range mutants {
 				sameAsJSON[structs.AllocState](t, mutate(rng, b))
+			}
+		}))
+		t.Run(fmt.Sprintf("local state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
+			b := appendedLocalState(t, genJSONLocalState(plain).Draw(t, "ls"))
+			sameAsJSON[interfaces.LocalState](t, b)
+			rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
+			for range mutants {
+				sameAsJSON[interfaces.LocalState](t, mutate(rng, b))
 			}
 		}))
 	}
@@ -194,6 +204,37 @@ func TestUnmarshalIsJSON(t *testing.T) {
 			sameAsJSON[structs.AllocState](t, []byte(`{"ClientStatus":"","ClientDescription":"","TaskStates":{"a":`+c+`,"a":null},"DeploymentStatus":null,"NetworkStatus":null}`))
 		}
 	})
+	t.Run("local state traps", func(t *testing.T) {
+		ls := `{"Hooks":%s,"DriverNetwork":%s,"TaskHandle":%s,"RunComplete":false}`
+		hook := `{"PrestartDone":true,"Data":%s,"Env":null}`
+		network := `{"PortMap":%s,"IP":"10.0.0.1","AutoAdvertise":true}`
+		handle := `{"Version":%s,"Driver":"mock","TaskID":"a/web","DriverState":%s}`
+		withHooks := func(hooks string) string { return fmt.Sprintf(ls, hooks, "null", "null") }
+		withNetwork := func(ports string) string { return fmt.Sprintf(ls, "null", fmt.Sprintf(network, ports), "null") }
+		withHandle := func(version, state string) string {
+			return fmt.Sprintf(ls, "null", "null", fmt.Sprintf(handle, version, state))
+		}
+		for _, c := range []string{
+			"null", "{}", withHooks("null"), withHooks("{}") + " ", withHooks("{}"),
+			withHooks(`{"a":null,"a":` + fmt.Sprintf(hook, `{"k":"v"}`) + `}`),
+			withHooks(`{"a":` + fmt.Sprintf(hook, `{"k":"v"}`) + `,"a":null}`),
+			withHooks(`{"b":` + fmt.Sprintf(hook, `{}`) + `,"a":` + fmt.Sprintf(hook, `{"k":"1","k":"2"}`) + `}`),
+			withHooks(`{"a":` + strings.Replace(fmt.Sprintf(hook, "null"), "true", "null", 1) + `}`),
+			withHooks(`{"a":` + strings.Replace(fmt.Sprintf(hook, "null"), `"Env"`, `"env"`, 1) + `}`),
+			withHooks(`{"a":` + strings.Replace(fmt.Sprintf(hook, "null"), `"Env":null`, `"Env":null,"Env":{}`, 1) + `}`),
+			withHooks(`{"\u0061":{}}`), withHooks(`{"\u00e9":null}`), withHooks(`{"a":{}}`),
+			withNetwork("null"), withNetwork("{}"), withNetwork(`{"http":8080,"db":-0,"http":1}`),
+			withNetwork(`{"http":1.0}`), withNetwork(`{"http":1e3}`), withNetwork(`{"http":9223372036854775808}`),
+			withNetwork(`{"http":"80"}`), withNetwork(`{"http":null}`),
+			withHandle("1", "null"), withHandle("-9223372036854775808", `""`), withHandle("1", `"QQ=="`),
+			withHandle("1", `"QR=="`), withHandle("1", `"QQ"`), withHandle("1", `"QQ==QQ=="`), withHandle("1", `"Q\nQ=="`),
+			withHandle("1", `"Q\rQ=="`), withHandle("1", `"Q\u0051=="`), withHandle("1", `"ab/+"`), withHandle("1", `"ab\/+"`),
+			withHandle("1", `"-_=="`), withHandle("1", `[1,2]`), withHandle("1", `"QQ==","DriverState":null`),
+			withHandle("1", "\"Q\nQ==\""), withHandle("1", "\"Q\rQ==\""), withHandle("1.5", "null"), withHandle("null", "null"),
+		} {
+			sameAsJSON[interfaces.LocalState](t, []byte(c))
+		}
+	})
 	t.Run("plain values take the hand path", rapid.MakeCheck(func(t *rapid.T) {
 		ts := genJSONTaskState(true).Draw(t, "ts")
 		b := encodable(t, ts)
@@ -206,6 +247,11 @@ func TestUnmarshalIsJSON(t *testing.T) {
 		if r.allocState(); !r.end() {
 			t.Fatalf("%s: read by json.Unmarshal, not by hand (stopped at %d)", b, r.i)
 		}
+		b = appendedLocalState(t, genJSONLocalState(true).Draw(t, "ls"))
+		r = reader{b: b}
+		if r.localState(); !r.end() {
+			t.Fatalf("%s: read by json.Unmarshal, not by hand (stopped at %d)", b, r.i)
+		}
 	}))
 }
 
@@ -213,7 +259,12 @@ func TestUnmarshalIsJSON(t *testing.T) {
 func FuzzUnmarshalIsJSON(f *testing.F) {
 	ts := structs.NewTaskState()
 	ts.AppendEvent(structs.NewTaskEvent(structs.TaskStarted, time.Unix(1, 2)).SetMessage("started"))
-	for _, v := range []any{ts, &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}} {
+	ls := &interfaces.LocalState{
+		Hooks:         map[string]*interfaces.HookState{"task_dir": {PrestartDone: true, Env: map[string]string{"A": "1"}}, "x": nil},
+		DriverNetwork: &interfaces.DriverNetwork{PortMap: map[string]int{"http": 8080}, IP: "10.0.0.2"},
+		TaskHandle:    &drivers.TaskHandle{Version: 1, Driver: "mock", TaskID: "a/web", DriverState: []byte{0, 1, 0xfe, 0xff}},
+	}
+	for _, v := range []any{ts, &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}, ls} {
 		b, err := json.Marshal(v)
 		if err != nil {
 			f.Fatal(err)
@@ -224,5 +275,6 @@ func FuzzUnmarshalIsJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sameAsJSON[structs.TaskState](t, b)
 		sameAsJSON[structs.AllocState](t, b)
+		sameAsJSON[interfaces.LocalState](t, b)
 	})
 }
