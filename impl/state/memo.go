@@ -39,6 +39,36 @@ import (
 type allocMemo struct {
 	mu      sync.Mutex
 	entries map[string]memoEntry
+	jobs    map[string]*structs.Job // decodedJob's: jobs decoded, by their bytes
+}
+
+// maxDecodedJobs bounds allocMemo.jobs: when full it is emptied.
+const maxDecodedJobs = 64
+
+// decodedJob is the memo's job decoded from job: the allocs of one job
+// (a group's count, every alloc a job update replaces) encode the same
+// job bytes, and decoding the job for each alloc's memo copy was 2 % of a
+// conformance check's CPU. The job is shared by the memo copies that
+// stand for those allocs, which nothing changes (as jobFor shares a
+// memoised alloc's job). Nil when job does not decode (memoCopy then
+// fails as it did).
+func (m *allocMemo) decodedJob(job []byte) *structs.Job {
+	m.mu.Lock()
+	j, ok := m.jobs[string(job)]
+	m.mu.Unlock()
+	if ok {
+		return j
+	}
+	if json.Unmarshal(job, &j) != nil || j == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.jobs == nil || len(m.jobs) >= maxDecodedJobs {
+		m.jobs = map[string]*structs.Job{}
+	}
+	m.jobs[string(job)] = j
+	return j
 }
 
 type memoEntry struct {
@@ -90,6 +120,9 @@ func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool) ([]b
 	}
 	var own *structs.Allocation
 	if !seen || e.alloc != nil { // a marked ID is not copied again
+		if sameJob == nil {
+			sameJob = m.decodedJob(job)
+		}
 		own = memoCopy(a, job, sameJob)
 	}
 	m.record(a.ID, memoEntry{alloc: own, enc: enc, src: a, job: job})
@@ -109,8 +142,9 @@ func (e memoEntry) jobFor(a *structs.Allocation) ([]byte, *structs.Job) {
 
 // memoCopy is the memo's own alloc standing for a, whose job encodes as
 // job: a deep copy of all but the job (CopySkipJob), with sameJob, the
-// memo's job a's compares same to, or else the job decoded from its
-// bytes. It is nil when it does not compare same to a.
+// memo's job a's compares same to or the memo's decoding of job
+// (decodedJob), or else the job decoded from its bytes. It is nil when it
+// does not compare same to a.
 func memoCopy(a *structs.Allocation, job []byte, sameJob *structs.Job) *structs.Allocation {
 	own := a.CopySkipJob()
 	own.Job = sameJob

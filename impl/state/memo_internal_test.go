@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/allocsim/allocsim/model/structs"
@@ -136,4 +137,34 @@ func TestAllocMemoJobBytes(t *testing.T) {
 	h := g.Copy()
 	h.Job.Name = "renamed"
 	same(h, true)
+}
+
+// TestAllocMemoDecodesAJobOnce: the memo copies of two allocs of one job
+// share the job decoded once; an alloc whose job does not round-trip is
+// still marked with the decoded job cached; the cache is bounded.
+func TestAllocMemoDecodesAJobOnce(t *testing.T) {
+	var m allocMemo
+	job := &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g",
+		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"n": 1.5}}}}}}
+	for _, id := range []string{"a", "b"} {
+		_, err := m.encode(&structs.Allocation{ID: id, Job: job.Copy()}, false)
+		must.NoError(t, err)
+	}
+	must.NotNil(t, m.entries["a"].alloc)
+	must.True(t, m.entries["a"].alloc.Job == m.entries["b"].alloc.Job, must.Sprint("one decoded job"))
+	must.MapLen(t, 1, m.jobs)
+
+	ints := job.Copy()
+	ints.TaskGroups[0].Tasks[0].Config["n"] = 1
+	for _, id := range []string{"c", "d"} {
+		_, err := m.encode(&structs.Allocation{ID: id, Job: ints.Copy()}, false)
+		must.NoError(t, err)
+		must.Nil(t, m.entries[id].alloc, must.Sprint("an int comes back a float64: marked"))
+	}
+
+	for i := range maxDecodedJobs + 5 {
+		_, err := m.encode(&structs.Allocation{ID: fmt.Sprint("x", i), Job: &structs.Job{ID: fmt.Sprint("j", i)}}, false)
+		must.NoError(t, err)
+	}
+	must.LessEq(t, maxDecodedJobs, len(m.jobs))
 }
