@@ -13,10 +13,7 @@ import (
 func (s allocStatus) AppendJSON(b []byte, ok bool) ([]byte, bool) {
 	b = trace.AppendField(append(b, '{'), "client_status", true)
 	b, ok = allocjson.AppendString(b, s.ClientStatus, ok)
-	if s.Description != "" {
-		b = trace.AppendField(b, "description", false)
-		b, ok = allocjson.AppendString(b, s.Description, ok)
-	}
+	b, ok = trace.AppendNonEmpty(b, ok, "description", s.Description)
 	return append(b, '}'), ok
 }
 
@@ -29,26 +26,14 @@ func (s taskStatus) AppendJSON(b []byte, ok bool) ([]byte, bool) {
 	if s.Restarts != 0 {
 		b = strconv.AppendUint(trace.AppendField(b, "restarts", false), s.Restarts, 10)
 	}
-	for _, f := range [...]struct{ key, val string }{{"paused", s.Paused}, {"started_at", s.StartedAt}, {"finished_at", s.FinishedAt}} {
-		if f.val != "" {
-			b = trace.AppendField(b, f.key, false)
-			b, ok = allocjson.AppendString(b, f.val, ok)
-		}
-	}
+	b, ok = trace.AppendNonEmpty(b, ok, "paused", s.Paused, "started_at", s.StartedAt, "finished_at", s.FinishedAt)
 	return append(b, '}'), ok
 }
 
 func (e taskEvent) AppendJSON(b []byte, ok bool) ([]byte, bool) {
 	b = trace.AppendField(append(b, '{'), "time", true)
 	b, ok = allocjson.AppendString(b, e.Time, ok)
-	if e.Display != "" {
-		b = trace.AppendField(b, "display", false)
-		b, ok = allocjson.AppendString(b, e.Display, ok)
-	}
-	if e.Message != "" {
-		b = trace.AppendField(b, "message", false)
-		b, ok = allocjson.AppendString(b, e.Message, ok)
-	}
+	b, ok = trace.AppendNonEmpty(b, ok, "display", e.Display, "message", e.Message)
 	if e.FailsTask {
 		b = append(trace.AppendField(b, "fails_task", false), "true"...)
 	}

@@ -16,6 +16,15 @@ import (
 	"github.com/allocsim/allocsim/plugins/drivers"
 )
 
+// sameAsJSONMutated is sameAsJSON of b and of mutants of it.
+func sameAsJSONMutated[T any](t *rapid.T, b []byte) {
+	sameAsJSON[T](t, b)
+	rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
+	for range mutants {
+		sameAsJSON[T](t, mutate(rng, b))
+	}
+}
+
 // sameAsJSON fails t unless Unmarshal[T](data) returns what
 // json.Unmarshal(data, &out) leaves in a nil out *T (deeply equal), and
 // fails or succeeds with it, with the same message.
@@ -149,11 +158,7 @@ func TestUnmarshalIsJSON(t *testing.T) {
 	for _, plain := range []bool{true, false} {
 		t.Run(fmt.Sprintf("task state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			b := encodable(t, genJSONTaskState(plain).Draw(t, "ts"))
-			sameAsJSON[structs.TaskState](t, b)
-			rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
-			for range mutants {
-				sameAsJSON[structs.TaskState](t, mutate(rng, b))
-			}
+			sameAsJSONMutated[structs.TaskState](t, b)
 		}))
 		t.Run(fmt.Sprintf("alloc state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			s := genJSONAllocState(plain).Draw(t, "s")
@@ -161,19 +166,11 @@ func TestUnmarshalIsJSON(t *testing.T) {
 				s.DeploymentStatus, s.NetworkStatus = nil, nil
 			}
 			b := encodable(t, s)
-			sameAsJSON[structs.AllocState](t, b)
-			rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
-			for range mutants {
-				sameAsJSON[structs.AllocState](t, mutate(rng, b))
-			}
+			sameAsJSONMutated[structs.AllocState](t, b)
 		}))
 		t.Run(fmt.Sprintf("local state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			b := appendedLocalState(t, genJSONLocalState(plain).Draw(t, "ls"))
-			sameAsJSON[interfaces.LocalState](t, b)
-			rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
-			for range mutants {
-				sameAsJSON[interfaces.LocalState](t, mutate(rng, b))
-			}
+			sameAsJSONMutated[interfaces.LocalState](t, b)
 		}))
 	}
 	t.Run("traps", func(t *testing.T) {

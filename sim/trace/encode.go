@@ -111,6 +111,19 @@ func AppendMap[V any](b []byte, m map[string]V, value func([]byte, V) ([]byte, b
 	return append(b, '}'), ok
 }
 
+// AppendNonEmpty appends the members `,"key":"value"` of the key, value
+// pairs kv (keys and values alternating) whose value is not empty, in
+// order: string fields tagged omitempty after an object's first member.
+// Keys must need no escaping; values follow AppendValue's rule for ok.
+func AppendNonEmpty(b []byte, ok bool, kv ...string) ([]byte, bool) {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			b, ok = allocjson.AppendString(AppendField(b, kv[i], false), kv[i+1], ok)
+		}
+	}
+	return b, ok
+}
+
 // AppendField appends an object member `"key":` (with the comma before
 // it unless first); key must need no escaping.
 func AppendField(b []byte, key string, first bool) []byte {

@@ -49,19 +49,11 @@ func (l allocSummaries) AppendJSON(b []byte, ok bool) ([]byte, bool) {
 func (s allocSummary) AppendJSON(b []byte, ok bool) ([]byte, bool) {
 	b = trace.AppendField(append(b, '{'), "id", true)
 	b, ok = allocjson.AppendString(b, s.ID, ok)
-	for _, f := range [...]struct{ key, val string }{{"client_status", s.ClientStatus}, {"desired_status", s.DesiredStatus}} {
-		if f.val != "" {
-			b = trace.AppendField(b, f.key, false)
-			b, ok = allocjson.AppendString(b, f.val, ok)
-		}
-	}
+	b, ok = trace.AppendNonEmpty(b, ok, "client_status", s.ClientStatus, "desired_status", s.DesiredStatus)
 	if s.AllocModifyIndex != 0 {
 		b = strconv.AppendUint(trace.AppendField(b, "alloc_modify_index", false), s.AllocModifyIndex, 10)
 	}
-	if s.ClientDescription != "" {
-		b = trace.AppendField(b, "description", false)
-		b, ok = allocjson.AppendString(b, s.ClientDescription, ok)
-	}
+	b, ok = trace.AppendNonEmpty(b, ok, "description", s.ClientDescription)
 	if len(s.Tasks) > 0 && ok {
 		var tasks []byte
 		tasks, ok = trace.AppendMap(trace.AppendField(b, "tasks", false), s.Tasks,
@@ -80,15 +72,9 @@ func (t taskSummary) AppendJSON(b []byte, ok bool) ([]byte, bool) {
 	if t.Restarts != 0 {
 		b = strconv.AppendUint(trace.AppendField(b, "restarts", false), t.Restarts, 10)
 	}
-	if t.Paused != "" {
-		b = trace.AppendField(b, "paused", false)
-		b, ok = allocjson.AppendString(b, t.Paused, ok)
-	}
+	b, ok = trace.AppendNonEmpty(b, ok, "paused", t.Paused)
 	b = strconv.AppendInt(trace.AppendField(b, "events", false), int64(t.Events), 10)
-	if t.Last != "" {
-		b = trace.AppendField(b, "last", false)
-		b, ok = allocjson.AppendString(b, t.Last, ok)
-	}
+	b, ok = trace.AppendNonEmpty(b, ok, "last", t.Last)
 	return append(b, '}'), ok
 }
 
