@@ -24,6 +24,10 @@ var suiteRegressions = []struct {
 		"an override call at the very instant the window closed came after the schedule's stop in that instant (false alarm)"},
 	{"STATE-4/no-second-started", reference.Factory, 1202,
 		"a task's start was under way when the restored client's first pull handed the runner the stopped alloc (false alarm)"},
+	{"SYNC-5/urgent-rides-first-tick", reference.Factory, 3483,
+		"the alloc entry's writes all failed, so no restore loaded the alloc, yet its acknowledged_state stayed in the state DB: the checker took it as the restarted client's acknowledged state and a fresh runner's pending as urgent (found by the first 1..10000 sweep; false alarm)"},
+	{"SYNC-5/urgent-while-classifying", reference.Factory, 3483,
+		"the same acknowledged_state left behind by an alloc no restore loaded (false alarm)"},
 }
 
 func TestSuiteRegressions(t *testing.T) {

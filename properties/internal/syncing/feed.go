@@ -99,8 +99,11 @@ func newAcks() *acks {
 
 // start reads the restored acknowledged states of a running incarnation
 // the first time it is seen, for every alloc the server placed on the
-// node; withRestored false starts it with none (acknowledgements of one
-// incarnation only).
+// node that its restore loaded (the alloc entry stored: an
+// acknowledged_state left behind by an alloc whose alloc entry was never
+// written is restored by nothing, and the alloc's next runner, built
+// from a pull, has none: sweep seed 3483); withRestored false starts it
+// with none (acknowledgements of one incarnation only).
 func (a *acks) start(v *prop.View, inc int, withRestored bool) {
 	if a.started[inc] {
 		return
@@ -109,7 +112,14 @@ func (a *acks) start(v *prop.View, inc int, withRestored bool) {
 	if !withRestored || inc <= 1 {
 		return
 	}
+	stored, err := v.World.StoredAllocIDs()
+	if err != nil {
+		return
+	}
 	for _, id := range v.World.Server().NodeAllocIDs(v.World.NodeID()) {
+		if !stored[id] {
+			continue
+		}
 		if s, err := v.World.AcknowledgedState(id); err == nil && s != nil {
 			a.cur[incAlloc{inc, id}] = s
 		}
