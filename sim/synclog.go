@@ -291,27 +291,6 @@ func (w *World) Incarnation() (int, bool) {
 	return w.incN, w.inc != nil
 }
 
-// StoredAllocIDs are the allocs whose `alloc` entry the state DB holds
-// and decodes: the allocs a restore would load now (STATE-3 (1)). An
-// acknowledged_state stored for any other alloc (its alloc entry's
-// writes failed) is loaded by no restore. It only reads.
-func (w *World) StoredAllocIDs() (map[string]bool, error) {
-	w.mu.Lock()
-	db := w.db
-	w.mu.Unlock()
-	allocs, _, err := db.GetAllAllocations()
-	if err != nil {
-		return nil, err
-	}
-	ids := make(map[string]bool, len(allocs))
-	for _, a := range allocs {
-		if a != nil {
-			ids[a.ID] = true
-		}
-	}
-	return ids, nil
-}
-
 // AcknowledgedState reads alloc's persisted acknowledged state (STATE-1)
 // from the state DB storage, as a restore would load it now; nil if none.
 // It only reads.

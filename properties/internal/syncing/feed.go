@@ -112,12 +112,8 @@ func (a *acks) start(v *prop.View, inc int, withRestored bool) {
 	if !withRestored || inc <= 1 {
 		return
 	}
-	stored, err := v.World.StoredAllocIDs()
-	if err != nil {
-		return
-	}
 	for _, id := range v.World.Server().NodeAllocIDs(v.World.NodeID()) {
-		if !stored[id] {
+		if a, err := v.World.PersistedAlloc(id); err != nil || a == nil {
 			continue
 		}
 		if s, err := v.World.AcknowledgedState(id); err == nil && s != nil {
