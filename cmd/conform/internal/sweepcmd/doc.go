@@ -19,19 +19,23 @@
 //     --resume FILE, whose runner, seeds, shard, profile and property
 //     selection the given flags must match (usage error otherwise);
 //     write the summary at once, so the file names the sweep;
-//  2. take the next chunk with work (summaryFile.next): the chunk holding
-//     the lowest seed a still searched property (known, applicable, not
-//     failed) has not checked, with exactly those properties listed
-//     (suiterun.Plan.Properties) and the seeds narrowed to what they
-//     miss there; before any chunk has reported, the selection itself;
-//  3. run the suite on it (suiterun.Run, seeds SeedsFrom..SeedsTo, a
-//     50-minute budget), record each property's checked seeds, failures
-//     (the property is searched no further in this shard) and n/a
-//     properties, and replace the summary file atomically (temporary
-//     file, then rename); a property the budget cut short counts only
-//     the seeds it ran, and, like a suite error, stops the sweep;
-//  4. repeat from 2 (--parallel chunks at once) until nothing is left;
-//     print the report.
+//  2. take the next batch (summaryFile.nextOf): the chunk holding the
+//     lowest seed a still searched property (known, applicable, not
+//     failed, not in a batch being checked) has not checked, with up to
+//     a share of those properties listed (suiterun.Plan.Properties) and
+//     the seeds narrowed to what they miss there; before any chunk has
+//     reported, the whole selection, split across the processes;
+//  3. run the suite on it (suiterun.Run, one test process, seeds
+//     SeedsFrom..SeedsTo, a 50-minute budget), record each property's
+//     checked seeds, failures (the property is searched no further in
+//     this shard) and n/a properties, and replace the summary file
+//     atomically (temporary file, then rename); a property the budget
+//     cut short counts only the seeds it ran, and, like a suite error,
+//     stops the sweep;
+//  4. repeat from 2, --parallel processes at once (default one more than
+//     the CPUs), until nothing is left; print the report. A property is
+//     in one batch at a time, so its chunks run in order and it stops at
+//     its first failing seed; no process waits at a chunk's end.
 //
 // The summary (JSON, format "allocsim-sweep/1", summaryFile) holds the
 // runner, profile, seed range, shard and its seeds, the property

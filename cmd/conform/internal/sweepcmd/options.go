@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
@@ -44,7 +45,7 @@ func newFlags(name string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.profile, "profile", "", "suite `profile`: full or client-communication (default: the runner's own)")
 	fs.StringVar(&o.allocsim, "allocsim", "", "the allocsim module's source `DIR` the runner is built from (default: found with go list)")
 	fs.StringVar(&o.artifacts, "artifacts", "", "keep failing runs' traces and scenarios in `DIR` (default: a temporary directory, removed)")
-	fs.IntVar(&o.parallel, "parallel", 1, "chunks checked at once (each takes a share of the CPUs: a test process per shard of its properties)")
+	fs.IntVar(&o.parallel, "parallel", 0, "test processes at once, each checking a batch of properties over a chunk's seeds (default: one more than the CPUs)")
 	return fs
 }
 
@@ -57,13 +58,24 @@ type target struct {
 	runner  runners.Runner
 }
 
+// workers is how many test processes check batches at once: --parallel,
+// or one more than the CPUs, as conform run splits a suite (a property
+// that waits in real time, DET-3/concurrent-use, leaves its CPU idle
+// for the extra process to fill).
+func (o options) workers() int {
+	if o.parallel > 0 {
+		return o.parallel
+	}
+	return runtime.NumCPU() + 1
+}
+
 // resolve checks the flags and loads (--resume) or starts the summary.
 func (o options) resolve() (target, error) {
 	switch {
 	case o.chunk < 1:
 		return target{}, cli.Usagef("--chunk %d: want at least 1 seed", o.chunk)
-	case o.parallel < 1:
-		return target{}, cli.Usagef("--parallel %d: want at least 1", o.parallel)
+	case o.parallel < 0:
+		return target{}, cli.Usagef("--parallel %d: want at least 1 (or 0: one more than the CPUs)", o.parallel)
 	case o.profile != "" && !slices.Contains(runners.Profiles(), o.profile):
 		return target{}, cli.Usagef("--profile %q: want full or client-communication", o.profile)
 	}

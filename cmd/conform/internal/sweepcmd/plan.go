@@ -34,6 +34,13 @@ func (w work) what() string {
 // searched. Before any property is known every chunk is work for the
 // selection. False: nothing is left at or after from.
 func (f *summaryFile) next(from, size uint64) (work, bool) {
+	return f.nextOf(from, size, nil, 0)
+}
+
+// nextOf is next among the searching properties that free accepts (nil:
+// all), at most most of them (0: no bound), taken in the suite's order:
+// a batch (sweeper.take). Before any property is known it is next.
+func (f *summaryFile) nextOf(from, size uint64, free func(id string) bool, most int) (work, bool) {
 	scope := f.scope()
 	from = max(from, scope.From)
 	if from > scope.To || from == 0 {
@@ -42,9 +49,15 @@ func (f *summaryFile) next(from, size uint64) (work, bool) {
 	if len(f.Properties) == 0 {
 		return work{Seeds: chunkAt(scope, size, from)}, true
 	}
+	var candidates []propertyState
+	for _, p := range f.searching() {
+		if free == nil || free(p.ID) {
+			candidates = append(candidates, p)
+		}
+	}
 	rest := Range{From: from, To: scope.To}
 	first, found := uint64(math.MaxUint64), false
-	for _, p := range f.searching() {
+	for _, p := range candidates {
 		if s, ok := firstMissing(rest, p.Checked); ok {
 			first, found = min(first, s), true
 		}
@@ -55,7 +68,7 @@ func (f *summaryFile) next(from, size uint64) (work, bool) {
 	chunk := chunkAt(scope, size, first)
 	chunk.From = max(chunk.From, from)
 	w := work{Seeds: Range{From: math.MaxUint64, To: 0}, Properties: []string{}}
-	for _, p := range f.searching() {
+	for _, p := range candidates {
 		gaps := without(chunk, p.Checked)
 		if len(gaps) == 0 {
 			continue
@@ -63,9 +76,9 @@ func (f *summaryFile) next(from, size uint64) (work, bool) {
 		w.Properties = append(w.Properties, p.ID)
 		w.Seeds.From = min(w.Seeds.From, gaps[0].From)
 		w.Seeds.To = max(w.Seeds.To, gaps[len(gaps)-1].To)
-	}
-	if len(w.Properties) == 0 {
-		return work{}, false
+		if most > 0 && len(w.Properties) == most {
+			break
+		}
 	}
 	return w, true
 }

@@ -31,7 +31,7 @@ func writeReport(w io.Writer, f *summaryFile, self, path string) error {
 	} else {
 		fmt.Fprintf(&b, "covered: %d of %d seeds, INCOMPLETE; not covered: %s\n", t.Covered, t.Seeds, gapText(f.Gaps))
 	}
-	fmt.Fprintf(&b, "checked: %d propert%s (%d passed, %d failed, %d still searching, %d n/a), %d checks in %d chunk%s\n",
+	fmt.Fprintf(&b, "checked: %d propert%s (%d passed, %d failed, %d still searching, %d n/a), %d checks in %d suite run%s\n",
 		t.Properties, plural(t.Properties, "y", "ies"), t.Passed, t.Failed, t.Searching, t.NA,
 		t.Checks, t.Chunks, plural(t.Chunks, "", "s"))
 	if len(f.Failures) == 0 {

@@ -113,7 +113,9 @@ type totals struct {
 	NA         int    `json:"not_applicable"`
 	Failures   int    `json:"failures"`
 	Checks     uint64 `json:"checks"`
-	Chunks     int    `json:"chunks"`
+	// Chunks counts the suite runs (batches: some properties over one
+	// chunk's seeds) that completed; the name is the format's.
+	Chunks int `json:"chunks"`
 }
 
 // MarshalJSON writes an empty Set as [] rather than null.

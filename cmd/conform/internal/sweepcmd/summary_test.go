@@ -18,9 +18,6 @@ func opts(o options, set ...string) options {
 	if o.chunk == 0 {
 		o.chunk = DefaultChunk
 	}
-	if o.parallel == 0 {
-		o.parallel = 1
-	}
 	if o.shard == "" {
 		o.shard = "1/1"
 	}
@@ -46,7 +43,7 @@ func TestResolveNew(t *testing.T) {
 		{"too many shards", options{runner: "reference", seeds: "1..3", shard: "1/4"}, "--shard 1/4: 4 shards of 3 seeds (1..3): some would be empty; use at most 3 shards"},
 		{"bad profile", options{runner: "reference", seeds: "1..6", profile: "ent"}, `--profile "ent": want full or client-communication`},
 		{"chunk 0", options{runner: "reference", seeds: "1..6", chunk: 0}, ""},
-		{"parallel 0", options{runner: "reference", seeds: "1..6", parallel: -1}, "--parallel -1: want at least 1"},
+		{"parallel 0", options{runner: "reference", seeds: "1..6", parallel: -1}, "--parallel -1: want at least 1 (or 0: one more than the CPUs)"},
 	}
 	for _, tc := range cases {
 		if tc.want == "" {

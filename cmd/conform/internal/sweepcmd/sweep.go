@@ -5,17 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/allocsim/allocsim/cmd/conform/internal/cli"
 	"github.com/allocsim/allocsim/cmd/conform/internal/suiterun"
+	"github.com/allocsim/allocsim/reports"
 )
 
 // Summary is `conform sweep`'s line in `conform help`.
@@ -30,7 +29,7 @@ const sweepHelp = `Usage:
 A long seed search: every selected property of the runner checks the
 scenarios of seeds A..B, in order, and a property stops at its first
 failing seed (the other properties go on). The range is cut into shards
-for several machines and each shard into chunks; after every chunk the
+for several machines and each shard into chunks; after every batch the
 summary FILE (JSON, replaced atomically) records which seeds each
 property has checked, the failures with their replay commands, and the
 totals, so an interrupted shard continues where it stopped with
@@ -47,12 +46,19 @@ sweep-<runner>-<A>-<B>-shard-<i>-of-<n>.json in the current directory;
 an existing file is never overwritten (continue it with --resume).
 --resume FILE continues FILE and writes it back; the flags it records
 (runner, seeds, shard, profile, properties) may be left out, and those
-given must match it. Each chunk is one run of the suite (a test binary
-built from the allocsim source, as conform run does) with a real-time
-budget large enough that it is not cut short; a chunk the budget does cut,
-or a suite error, stops the sweep (exit 3) with what was done kept.
+given must match it.
 
-Progress goes to stderr, a line per chunk and per new failure; stdout
+Each chunk's seeds are checked in batches, a batch being some of the
+properties still searched, run by one test process (a test binary built
+from the allocsim source, as conform run does); --parallel processes run
+at once (default: one more than the CPUs). A property is in one batch at
+a time and takes its chunks in order, so it still stops at its first
+failing seed, while no process waits for the others at a chunk's end.
+A batch has a real-time budget large enough that it is not cut short; a
+batch the budget does cut, or a suite error, stops the sweep (exit 3)
+with what was done kept.
+
+Progress goes to stderr, a line per batch and per new failure; stdout
 gets the final report: seeds covered, gaps, every failure with the
 command that replays it (conform replay --runner R --property ID
 --seed S).
@@ -152,24 +158,41 @@ func (c Config) Run(name string, args []string, stdout, stderr io.Writer) error 
 // could never fire (the report lists the situations never reached).
 var errUnreached = cli.Verbatim(errors.New("conform sweep: situations never reached (listed above): the suite cannot fail there"))
 
-// sweeper runs chunks: each worker takes the next chunk with work
-// (summaryFile.next) under the lock, checks it with the suite, records
-// the results and rewrites the summary.
+// sweeper runs batches: a batch is some of the searching properties
+// over the seeds of one chunk, one test process. Each worker takes the
+// next batch (take) under the lock, checks it with the suite, records
+// the results and rewrites the summary. A property is in at most one
+// batch at a time, so it still checks its seeds in order and stops at
+// its first failing seed, yet no worker waits for another's batch to
+// end: the processes stay busy to the last batch instead of idling at
+// every chunk's end while its slowest shard finishes (about a fifth of
+// a sweep's wall time on 2 CPUs with one chunk at a time).
 type sweeper struct {
-	c      Config
-	t      target
-	plan   suiterun.Plan
-	size   uint64
-	stderr io.Writer
-	start  time.Time
+	c       Config
+	t       target
+	plan    suiterun.Plan
+	size    uint64
+	workers int
+	stderr  io.Writer
+	start   time.Time
+	// run checks a plan: suiterun.Run (a test's fake suite).
+	run func(context.Context, suiterun.Plan) (reports.Run, error)
 
-	mu     sync.Mutex
-	cursor uint64 // the first seed no chunk of this run has taken
-	done   bool   // the cursor passed the last seed
-	errs   []error
+	mu       sync.Mutex
+	changed  *sync.Cond      // a batch ended or the sweep stopped
+	busy     map[string]bool // the properties of the batches being checked
+	learning bool            // the first batch, which learns the properties, runs
+	errs     []error
 }
 
-// sweep checks what is left of t's shard, o.parallel chunks at a time.
+// batchesPerWorker is how many batches a chunk's searching properties
+// are cut into per worker: more than one, so that a worker whose batch
+// ends finds one still to take while costly properties (tenfold the
+// cheap ones) are checked elsewhere.
+const batchesPerWorker = 2
+
+// sweep checks what is left of t's shard, o.parallel test processes at
+// a time.
 func (c Config) sweep(ctx context.Context, t target, o options, stderr io.Writer) error {
 	f := t.file
 	scope := f.scope()
@@ -194,34 +217,24 @@ func (c Config) sweep(ctx context.Context, t target, o options, stderr io.Writer
 		return cli.Tool(err)
 	}
 	defer bins.Close()
-	s := &sweeper{c: c, t: t, size: o.chunk, stderr: stderr, start: time.Now(), cursor: scope.From,
+	s := &sweeper{c: c, t: t, size: o.chunk, workers: o.workers(), stderr: stderr, start: time.Now(),
 		plan: suiterun.Plan{
 			Targets:    []suiterun.Target{{Name: f.Runner, Builtin: true, Profile: f.Profile}},
 			Properties: f.Selection,
 			Budget:     chunkBudget,
-			// The CPUs are shared among the chunks checked at once: each
-			// splits its properties across its share (suiterun's split),
-			// so one chunk at a time still uses them all, and every
-			// property still checks its seeds in order, one chunk after
-			// the other.
-			Parallel:    max(runtime.NumCPU()/o.parallel, 1),
+			// A batch is one test process (its properties are listed,
+			// Parallel 1: suiterun does not split it); only the first
+			// batch of a new sweep, the whole selection before the
+			// summary knows its properties, is split across the workers
+			// (suiterun's split runs one process more than Parallel).
+			Parallel:    1,
 			ArtifactDir: artifacts,
 			AllocsimDir: o.allocsim,
-			Binaries:    bins, // built once, for every chunk
+			Binaries:    bins, // built once, for every batch
 		}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var wg sync.WaitGroup
-	for range o.parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.work(ctx, cancel)
-		}()
-	}
-	wg.Wait()
-	if len(s.errs) > 0 {
-		err := errors.Join(s.errs...)
+	if err := s.runAll(ctx, cancel); err != nil {
 		if cli.IsUsage(err) {
 			return err
 		}
@@ -233,15 +246,38 @@ func (c Config) sweep(ctx context.Context, t target, o options, stderr io.Writer
 	return nil
 }
 
-// work checks chunks until none is left or the sweep stops.
+// runAll runs s.workers workers until no batch is left or the sweep
+// stops (stop cancels ctx), and returns the errors of the batches.
+func (s *sweeper) runAll(ctx context.Context, stop func()) error {
+	s.changed = sync.NewCond(&s.mu)
+	s.busy = map[string]bool{}
+	if s.run == nil {
+		s.run = suiterun.Run
+	}
+	defer context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.changed.Broadcast()
+	})()
+	var wg sync.WaitGroup
+	for range s.workers {
+		wg.Go(func() { s.work(ctx, stop) })
+	}
+	wg.Wait()
+	return errors.Join(s.errs...)
+}
+
+// work checks batches until none is left or the sweep stops.
 func (s *sweeper) work(ctx context.Context, stop func()) {
 	for {
 		w, ok := s.take(ctx)
 		if !ok {
 			return
 		}
-		if err := s.check(ctx, w); err != nil {
-			// A chunk cut by the stop (another chunk's error, an
+		err := s.check(ctx, w)
+		s.release(w)
+		if err != nil {
+			// A batch cut by the stop (another batch's error, an
 			// interrupt) is not an error of its own.
 			if !errors.Is(err, context.Canceled) {
 				s.mu.Lock()
@@ -254,37 +290,66 @@ func (s *sweeper) work(ctx context.Context, stop func()) {
 	}
 }
 
-// take returns the next chunk with work and moves the cursor past it.
+// take returns the next batch, waiting while the first batch learns the
+// properties or while every property with work left is in a batch being
+// checked. False: nothing is left, or the sweep stops.
 func (s *sweeper) take(ctx context.Context) (work, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.done || ctx.Err() != nil {
-		return work{}, false
+	f := s.t.file
+	for {
+		if ctx.Err() != nil || len(s.errs) > 0 {
+			return work{}, false
+		}
+		if !s.learning {
+			if len(f.Properties) == 0 {
+				w, ok := f.next(f.scope().From, s.size)
+				if ok {
+					s.learning = true
+				}
+				return w, ok
+			}
+			most := (len(f.searching()) + s.workers*batchesPerWorker - 1) / (s.workers * batchesPerWorker)
+			if w, ok := f.nextOf(f.scope().From, s.size, func(id string) bool { return !s.busy[id] }, most); ok {
+				for _, id := range w.Properties {
+					s.busy[id] = true
+				}
+				return w, true
+			}
+			if len(s.busy) == 0 {
+				return work{}, false
+			}
+		}
+		s.changed.Wait()
 	}
-	w, ok := s.t.file.next(s.cursor, s.size)
-	if !ok {
-		s.done = true
-		return work{}, false
-	}
-	end := chunkAt(s.t.file.scope(), s.size, w.Seeds.From).To
-	if end == math.MaxUint64 {
-		s.done = true
-	} else {
-		s.cursor = end + 1
-	}
-	return w, true
 }
 
-// check runs the suite on one chunk and records what it found.
+// release marks w's properties free again (its results are recorded)
+// and wakes the workers waiting for work.
+func (s *sweeper) release(w work) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.Properties == nil {
+		s.learning = false
+	}
+	for _, id := range w.Properties {
+		delete(s.busy, id)
+	}
+	s.changed.Broadcast()
+}
+
+// check runs the suite on one batch and records what it found.
 func (s *sweeper) check(ctx context.Context, w work) error {
 	plan := s.plan
 	plan.SeedsFrom, plan.SeedsTo = w.Seeds.From, w.Seeds.To
 	if w.Properties != nil {
 		plan.Properties = w.Properties
+	} else {
+		plan.Parallel = max(s.workers-1, 1)
 	}
 	s.progress("chunk %s: checking %s\n", w.Seeds, w.what())
 	began := time.Now()
-	run, err := suiterun.Run(ctx, plan)
+	run, err := s.run(ctx, plan)
 	if suiterun.IsUsage(err) {
 		return cli.Usage(err)
 	}
