@@ -1,6 +1,11 @@
 package sim
 
-import "github.com/allocsim/allocsim/model/structs"
+import (
+	"errors"
+
+	"github.com/allocsim/allocsim/impl/state"
+	"github.com/allocsim/allocsim/model/structs"
+)
 
 // PersistedAlloc reads alloc id's `alloc` entry (STATE-1) from the state
 // DB storage, as a restore would load it now; nil if there is none or it
@@ -9,6 +14,13 @@ func (w *World) PersistedAlloc(id string) (*structs.Allocation, error) {
 	w.mu.Lock()
 	db := w.db
 	w.mu.Unlock()
+	if one, ok := db.(*state.DB); ok {
+		a, err := one.GetAllocation(id)
+		if errors.Is(err, state.ErrCorrupt) || errors.Is(err, state.ErrNoAllocEntry) {
+			return nil, nil // GetAllAllocations leaves it out
+		}
+		return a, err
+	}
 	allocs, _, err := db.GetAllAllocations()
 	if err != nil {
 		return nil, err

@@ -152,6 +152,26 @@ func (d *DB) GetAllAllocations() ([]*structs.Allocation, map[string]error, error
 	return allocs, errs, nil
 }
 
+// GetAllocation reads alloc allocID's `alloc` entry alone, as
+// GetAllAllocations lists it: nil, nil when the alloc has none, and the
+// error GetAllAllocations would map to the ID when it does not decode
+// (ErrCorrupt, ErrNoAllocEntry). A reader of one alloc (the simulator's
+// checkers) decodes one entry instead of all of them.
+func (d *DB) GetAllocation(allocID string) (*structs.Allocation, error) {
+	path := entryPath(allocID, "", KeyAlloc)
+	if err := checkIDs(allocID, "", false); err != nil {
+		return nil, fmt.Errorf("get %s: %w", path, err)
+	}
+	vals, err := d.be.get(allocID, "", KeyAlloc)
+	if err != nil {
+		return nil, fmt.Errorf("get %s: %w", path, err)
+	}
+	if vals[0] == nil {
+		return nil, nil
+	}
+	return decodeAlloc(rawAlloc{id: allocID, val: vals[0]})
+}
+
 func decodeAlloc(e rawAlloc) (*structs.Allocation, error) {
 	path := entryPath(e.id, "", KeyAlloc)
 	if len(e.val) == 0 {

@@ -84,3 +84,40 @@ func TestOverwriteKeepsEarlierReads(t *testing.T) {
 		})
 	}
 }
+
+// GetAllocation reads one alloc as GetAllAllocations lists it: the same
+// alloc when it decodes, its listing error when it does not, nil when it
+// has no alloc entry or no bucket.
+func TestGetAllocationIsListed(t *testing.T) {
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			db := open(t, nil).(*state.DB)
+			must.NoError(t, db.PutAllocation(&structs.Allocation{ID: "a1", ClientStatus: structs.AllocClientStatusRunning,
+				Job: &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g", Tasks: []*structs.Task{{Name: "web"}}}}}}))
+			must.NoError(t, db.PutRaw("a2", "", state.KeyAlloc, []byte("{")))
+			must.NoError(t, db.PutTaskState("a3", "web", &structs.TaskState{State: structs.TaskStatePending}))
+			listed, errs, err := db.GetAllAllocations()
+			must.NoError(t, err)
+			must.SliceLen(t, 1, listed)
+
+			one, err := db.GetAllocation("a1")
+			must.NoError(t, err)
+			must.Eq(t, listed[0], one)
+			one.ClientStatus = structs.AllocClientStatusFailed // a copy of its own
+			again, err := db.GetAllocation("a1")
+			must.NoError(t, err)
+			must.EqOp(t, structs.AllocClientStatusRunning, again.ClientStatus)
+
+			_, err = db.GetAllocation("a2")
+			must.ErrorIs(t, err, state.ErrCorrupt)
+			must.Eq(t, errs["a2"], err)
+			for _, id := range []string{"a3", "a4"} {
+				one, err := db.GetAllocation(id)
+				must.NoError(t, err)
+				must.Nil(t, one, must.Sprint(id))
+			}
+			_, err = db.GetAllocation("")
+			must.ErrorIs(t, err, state.ErrInvalidArgument)
+		})
+	}
+}
