@@ -36,7 +36,8 @@ type Recorder struct {
 
 type pendingRecord struct {
 	Record
-	seq uint64
+	seq  uint64
+	rank int // Kind.rank, looked up once (Flush compares it often)
 }
 
 var _ Sink = (*Recorder)(nil)
@@ -59,7 +60,7 @@ func (r *Recorder) Emit(rec Record) {
 	r.seq++
 	r.count++
 	if r.keep {
-		r.pending = append(r.pending, pendingRecord{Record: rec, seq: r.seq})
+		r.pending = append(r.pending, pendingRecord{Record: rec, seq: r.seq, rank: rec.Kind.rank()})
 	}
 }
 
@@ -74,7 +75,7 @@ func (r *Recorder) Flush() {
 	slices.SortFunc(r.pending, func(a, b pendingRecord) int {
 		return cmp.Or(
 			a.At.Compare(b.At),
-			cmp.Compare(a.Kind.rank(), b.Kind.rank()),
+			cmp.Compare(a.rank, b.rank),
 			cmp.Compare(a.Kind, b.Kind),
 			cmp.Compare(a.Alloc, b.Alloc),
 			cmp.Compare(a.Task, b.Task),
