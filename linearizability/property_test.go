@@ -170,3 +170,50 @@ func TestPropertyMaxInFlightMatchesCounting(t *testing.T) {
 		}
 	})
 }
+
+// Dropping the Open stores no read returned never changes a server-view
+// verdict: on random concurrent histories (values may repeat, reads
+// return any value or nothing, a third of the stores are Open) the
+// checker with the reduction agrees with the search of the whole
+// history, and Illegal histories are among them.
+func TestPropertyDroppingUnreadOpenStoresKeepsVerdicts(t *testing.T) {
+	illegal := 0
+	rapid.Check(t, func(t *rapid.T) {
+		values := []string{"v1", "v2", "v3", "v4"}
+		n := rapid.IntRange(1, 9).Draw(t, "ops")
+		ops := make([]Op, n)
+		for i := range ops {
+			call := rapid.Int64Range(0, 30).Draw(t, "call")
+			o := Op{Client: i, Call: call, Return: call + rapid.Int64Range(0, 12).Draw(t, "duration")}
+			if rapid.Bool().Draw(t, "store") {
+				o.Input = StoreState{Alloc: "a", Value: rapid.SampledFrom(values).Draw(t, "value")}
+				if rapid.IntRange(0, 2).Draw(t, "open") == 0 {
+					o.Return = Open
+				}
+			} else {
+				o.Input = ReadState{Alloc: "a"}
+				o.Output = StateSeen{Value: rapid.SampledFrom(append([]string{""}, values...)).Draw(t, "seen")}
+			}
+			ops[i] = o
+		}
+		parts := []Partition{{Key: "a", Ops: ops}}
+		whole, err := checker{name: "server view", model: serverViewModel, validOp: validServerViewOp}.check(parts, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reduced, err := CheckServerView(parts, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole.Verdict != reduced.Verdict {
+			t.Fatalf("verdict %v on the whole history, %v after dropping unread open stores (%d of %d ops left): %v",
+				whole.Verdict, reduced.Verdict, len(dropUnreadOpenStores(ops)), len(ops), ops)
+		}
+		if whole.Verdict == Illegal {
+			illegal++
+		}
+	})
+	if illegal == 0 {
+		t.Fatal("no Illegal history was drawn: the property compared only passes")
+	}
+}
