@@ -59,7 +59,9 @@ type Property struct {
 	// scenario for the simulator (Draw, New and the world's fields are
 	// then unused): one check of seed, outside any bubble, in real time.
 	// Its Outcome holds the violations and the situations reached; there
-	// is no trace, no rerun and no shrinking.
+	// is no trace, no rerun and no shrinking. Several checks run at once
+	// (exploreDirect), each on a goroutine of its own: Direct must not
+	// share state between calls nor stop t (t.Fatal).
 	Direct func(t *testing.T, f interfaces.Factory, seed uint64) Outcome
 }
 
