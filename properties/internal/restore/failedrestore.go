@@ -45,19 +45,20 @@ var failedRestore = prop.Property{
 	Situations: []prop.Situation{
 		{Name: "restore-failed", Doc: "an alloc with task state lost its alloc dir at a restart: its Restore failed"},
 		{Name: "recovered-then-killed", Doc: "a task of such an alloc was running at the crash: recovered by Restore, killed by Destroy"},
-		{Name: "lost-without-state", Doc: "an alloc with no task state lost its dir: skipped by the restore, run anew (STATE-3 (2))"},
+		{Name: "lost-without-state", Doc: "an alloc the restore does not load with task state lost its dir: skipped by the restore, run anew (STATE-3 (1), (2))"},
 		{Name: "several-allocs-lost", Doc: "two allocs lost their dirs at one restart"},
 		{Name: "crash-during-destroy", Doc: "a crash while a failed restore's Destroy still kills recovered tasks"},
 		{Name: "later-fetch", Doc: "an incarnation's Alloc.GetAllocs after its first one (late placements): nothing it fetched before at the same index is fetched again"},
 	},
 	New: func(scenario.Scenario) prop.Checker {
-		c := &failedChecker{stated: map[string]bool{}, failed: map[string]time.Time{}, failIn: map[string]int{}, live: map[key]bool{}}
+		c := &failedChecker{stored: &loadable{}, failed: map[string]time.Time{}, failIn: map[string]int{}, live: map[key]bool{}}
 		return prop.Checks{OnSettled: c.settled, OnFinal: c.final}
 	},
 }
 
 type failedChecker struct {
-	stated map[string]bool      // alloc → a task_state was persisted in this storage
+	stored *loadable            // what the state DB holds for the next restore
+	loaded map[string]bool      // alloc → this incarnation's restore loaded it with task state
 	failed map[string]time.Time // alloc → the restart whose Restore of it failed, while no later incarnation ran it
 	inc    int                  // client starts seen
 	failIn map[string]int       // alloc → the incarnation whose Restore of it failed
@@ -86,8 +87,6 @@ func (c *failedChecker) settled(v *prop.View) {
 			return
 		}
 		switch {
-		case r.Kind == trace.KindStateDB && r.Op == "put task_state" && r.Msg == "ok":
-			c.stated[r.Alloc] = true
 		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientCrash:
 			c.reachCrash(v)
 		case r.Kind == trace.KindWorld && r.Msg == trace.MsgClientStart:
@@ -96,11 +95,12 @@ func (c *failedChecker) settled(v *prop.View) {
 			// (2), is nobody's to kill).
 			clear(c.live)
 			c.inc++
+			c.loaded = c.stored.started()
 		case r.Kind == trace.KindFault && strings.HasPrefix(r.Op, string(faults.AllocDirLoss)+" "):
 			if lost++; lost > 1 {
 				v.Reach("several-allocs-lost")
 			}
-			if !c.stated[r.Alloc] {
+			if !c.loaded[r.Alloc] {
 				v.Reach("lost-without-state")
 				continue
 			}
@@ -138,6 +138,7 @@ func (c *failedChecker) settled(v *prop.View) {
 	for k := range ended {
 		delete(c.live, k)
 	}
+	c.stored.settled(v)
 }
 
 func (c *failedChecker) final(v *prop.View) {
