@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/allocsim/allocsim/model/structs"
@@ -10,20 +11,26 @@ import (
 
 // maxClassifyAttempts bounds how often a tick re-classifies because the
 // buffer changed while it classified; the last attempt ticks with what it
-// has (an update that arrived meanwhile then counts as having no runner:
-// sent, never urgent, not acknowledged; classifySnapshot).
+// has (an update that arrived meanwhile is then unclassified: sent, never
+// urgent, and acknowledged to its alloc's runner if it has one;
+// classifySnapshot).
 const maxClassifyAttempts = 3
 
 // classifySnapshot classifies a buffered update by classes only if it is
-// the very update classified (pending, the snapshot); one that replaced
-// it since counts as having no runner. A class follows its update, never
-// its alloc ID: the None of a state equal to the acknowledged one would
-// otherwise drop a newer state that arrived during the classification.
-func classifySnapshot(pending map[string]*structs.Allocation, classes map[string]syncpolicy.Class) syncpolicy.Classifier {
+// the very update classified (pending, the snapshot). One that replaced
+// it since, or arrived since, is unclassified: Typical (sent, never
+// urgent), with a runner if its alloc has one among the runners that were
+// live when the tick began (liveIDs, sorted), so that a successful call
+// acknowledges it to that runner as SYNC-3 requires of every entry whose
+// runner exists. A class follows its update, never its alloc ID: the None
+// of a state equal to the acknowledged one would otherwise drop a newer
+// state that arrived during the classification.
+func classifySnapshot(pending map[string]*structs.Allocation, classes map[string]syncpolicy.Class, liveIDs []string) syncpolicy.Classifier {
 	byID := syncpolicy.ClassifyMap(classes)
 	return func(update *structs.Allocation) (syncpolicy.Priority, bool) {
 		if pending[update.ID] != update {
-			return syncpolicy.Typical, false
+			_, live := slices.BinarySearch(liveIDs, update.ID)
+			return syncpolicy.Typical, live
 		}
 		return byID(update)
 	}
@@ -163,7 +170,7 @@ func (c *Client) tickBuffer() syncpolicy.TickResult {
 				classes[id] = syncpolicy.Class{Priority: live.ars[i].GetUpdatePriority(u), HasRunner: true}
 			}
 		}
-		in := syncpolicy.TickInput{ServersContacted: contacted, Classify: classifySnapshot(pending, classes)}
+		in := syncpolicy.TickInput{ServersContacted: contacted, Classify: classifySnapshot(pending, classes, live.ids)}
 		if res, ok := c.updates.tick(in, version, attempt >= maxClassifyAttempts); ok {
 			return res
 		}

@@ -277,7 +277,9 @@ func TestSYNC3_ClassifyWhileProducing(t *testing.T) {
 // to its acknowledged one ("S", None) during the 2nd attempt, and a new
 // state "U" arrives during the 3rd: with S's None, the due tick would
 // drop U from the buffer without sending it, and nothing would send it
-// later (SYNC-3: None entries only are dropped; SYNC-5.3).
+// later (SYNC-3: None entries only are dropped; SYNC-5.3). Once sent, U
+// is acknowledged to the runner, which still holds the alloc (SYNC-3's
+// success step; SYNC-5/urgent-while-classifying seed 6056).
 func TestSYNC3_ForcedTickKeepsNewerUpdate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newRig(t)
@@ -311,6 +313,11 @@ func TestSYNC3_ForcedTickKeepsNewerUpdate(t *testing.T) {
 			got = append(got, versions(u)...)
 		}
 		must.Eq(t, []string{"a@U"}, got)
+		var acked []string
+		for _, s := range r.ff.runner("a").ackLog() {
+			acked = append(acked, s.ClientDescription)
+		}
+		must.Eq(t, []string{"U"}, acked)
 		r.shutdown()
 	})
 }
