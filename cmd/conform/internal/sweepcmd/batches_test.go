@@ -119,3 +119,40 @@ func TestBatchesKeepEachPropertyInOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchesStopAtAnError: a batch's error (a suite that did not
+// report) ends the sweep with that error, and no worker takes a batch
+// after it.
+func TestBatchesStopAtAnError(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		suite := &fakeSuite{props: []string{"A/a", "B/b", "C/c", "D/d"}, failAt: map[string]uint64{},
+			rng: rand.New(rand.NewPCG(1, 1)), inFlight: map[string]bool{}, asked: map[string][]Range{}}
+		var mu sync.Mutex
+		var failedAt time.Time
+		var started []time.Time
+		run := func(ctx context.Context, plan suiterun.Plan) (reports.Run, error) {
+			mu.Lock()
+			started = append(started, time.Now())
+			mu.Unlock()
+			if plan.SeedsFrom == 41 && slices.Contains(plan.Properties, "B/b") {
+				time.Sleep(time.Second)
+				mu.Lock()
+				failedAt = time.Now()
+				mu.Unlock()
+				return reports.Run{}, fmt.Errorf("the suite reported nothing")
+			}
+			return suite.run(ctx, plan)
+		}
+		f := shardFile(t, Range{1, 200}, Shard{1, 1})
+		s := &sweeper{t: target{file: f, path: filepath.Join(t.TempDir(), "s.json")}, size: 20, workers: 3,
+			stderr: io.Discard, start: time.Now(), run: run}
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		err := s.runAll(ctx, cancel)
+		must.ErrorContains(t, err, "chunk 41..60: the suite reported nothing")
+		must.False(t, failedAt.IsZero())
+		for _, at := range started {
+			must.False(t, at.After(failedAt), must.Sprintf("a batch started at %v, after the failed one ended at %v", at, failedAt))
+		}
+	})
+}

@@ -275,15 +275,8 @@ func (s *sweeper) work(ctx context.Context, stop func()) {
 			return
 		}
 		err := s.check(ctx, w)
-		s.release(w)
+		s.release(w, err)
 		if err != nil {
-			// A batch cut by the stop (another batch's error, an
-			// interrupt) is not an error of its own.
-			if !errors.Is(err, context.Canceled) {
-				s.mu.Lock()
-				s.errs = append(s.errs, err)
-				s.mu.Unlock()
-			}
 			stop()
 			return
 		}
@@ -324,11 +317,17 @@ func (s *sweeper) take(ctx context.Context) (work, bool) {
 	}
 }
 
-// release marks w's properties free again (its results are recorded)
-// and wakes the workers waiting for work.
-func (s *sweeper) release(w work) {
+// release marks w's properties free again (its results are recorded),
+// keeps err, the batch's error, in the same critical section, so that no
+// waiting worker takes another batch after a failed one, and wakes the
+// workers waiting for work. A batch cut by the stop (another batch's
+// error, an interrupt) has no error of its own.
+func (s *sweeper) release(w work, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err != nil && !errors.Is(err, context.Canceled) {
+		s.errs = append(s.errs, err)
+	}
 	if w.Properties == nil {
 		s.learning = false
 	}
