@@ -73,6 +73,9 @@ func (p Plan) args(b binary, t Target) []string {
 	if p.Budget > 0 {
 		args = append(args, "-allocsim.budget="+p.Budget.String())
 	}
+	if p.Rerun > 0 {
+		args = append(args, fmt.Sprintf("-allocsim.rerun=%d", p.Rerun))
+	}
 	if len(p.Properties) > 0 {
 		args = append(args, "-allocsim.property="+strings.Join(p.Properties, ","))
 	}

@@ -28,14 +28,14 @@ func TestSlug(t *testing.T) {
 
 // TestArgs: the plan reaches the test binary as the suite's flags.
 func TestArgs(t *testing.T) {
-	p := Plan{ArtifactDir: "/a", Checks: 3, Seed: 9, Budget: time.Minute, Properties: []string{"SCHED-5", "AR-8/x"},
+	p := Plan{ArtifactDir: "/a", Checks: 3, Seed: 9, Budget: time.Minute, Rerun: 16, Properties: []string{"SCHED-5", "AR-8/x"},
 		Shard: 2, Shards: 3, SeedsFrom: 10, SeedsTo: 20}
 	got := p.args(binary{test: "TestSuite"}, Target{Name: "mutant/sched-utc", Builtin: true, Profile: "full", Specs: []string{"SCHED-4"}})
 	must.Eq(t, []string{
 		"-test.v=test2json", "-test.count=1", "-test.timeout=60m", "-test.run=^TestSuite$",
 		"-allocsim.artifacts=/a/mutant_sched-utc", "-conform.runner=mutant/sched-utc", "-conform.profile=full",
 		"-allocsim.checks=3", "-allocsim.seed=9", "-allocsim.seeds=10..20", "-allocsim.budget=1m0s",
-		"-allocsim.property=SCHED-5,AR-8/x", "-allocsim.specs=SCHED-4", "-allocsim.shard=2/3",
+		"-allocsim.rerun=16", "-allocsim.property=SCHED-5,AR-8/x", "-allocsim.specs=SCHED-4", "-allocsim.shard=2/3",
 	}, got)
 	got = Plan{ArtifactDir: "/a"}.args(binary{test: "TestConform"}, Target{Name: "x.New", Pkg: "./x", Factory: "New"})
 	must.Eq(t, []string{"-test.v=test2json", "-test.count=1", "-test.timeout=60m", "-test.run=^TestConform$", "-allocsim.artifacts=/a/x.New"}, got)

@@ -40,6 +40,9 @@ type Plan struct {
 	Checks int
 	Seed   uint64
 	Budget time.Duration
+	// Rerun runs every Rerun-th check of a property twice (DET-4; 0: the
+	// suite's default, properties.DefaultRerun).
+	Rerun int
 	// SeedsFrom..SeedsTo (inclusive), if SeedsTo is set, are the seeds
 	// each property checks instead of drawn ones (conform sweep).
 	SeedsFrom, SeedsTo uint64

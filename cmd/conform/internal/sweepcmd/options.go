@@ -20,6 +20,14 @@ const (
 	// DefaultChunk is how many seeds a chunk holds: one suite run per
 	// chunk, the summary written after each.
 	DefaultChunk = 200
+	// DefaultRerun is --rerun's default: one check in 16 of each
+	// property runs twice (DET-4), where conform run reruns one in four
+	// (properties.DefaultRerun). A sweep is a search over many seeds: at
+	// one in four, the reruns were a quarter of its runs, and one in 16
+	// still reruns 625 checks of each property in 10,000 seeds. A check
+	// that fails is always rerun before it is reported, so no failure's
+	// replay command goes unverified.
+	DefaultRerun = 16
 )
 
 // options are `conform sweep`'s flags.
@@ -29,7 +37,7 @@ type options struct {
 	chunk                         uint64
 	properties                    cli.ListFlag
 	allocsim, artifacts           string
-	parallel                      int
+	parallel, rerun               int
 	set                           func(name string) bool
 }
 
@@ -45,6 +53,7 @@ func newFlags(name string, o *options) *flag.FlagSet {
 	fs.StringVar(&o.profile, "profile", "", "suite `profile`: full or client-communication (default: the runner's own)")
 	fs.StringVar(&o.allocsim, "allocsim", "", "the allocsim module's source `DIR` the runner is built from (default: found with go list)")
 	fs.StringVar(&o.artifacts, "artifacts", "", "keep failing runs' traces and scenarios in `DIR` (default: a temporary directory, removed)")
+	fs.IntVar(&o.rerun, "rerun", DefaultRerun, "run every `N`-th check of each property twice and compare the traces (DET-4); 1 reruns every check, 4 is conform run's")
 	fs.IntVar(&o.parallel, "parallel", 0, "test processes at once, each checking a batch of properties over a chunk's seeds (default: one more than the CPUs)")
 	return fs
 }
@@ -76,6 +85,8 @@ func (o options) resolve() (target, error) {
 		return target{}, cli.Usagef("--chunk %d: want at least 1 seed", o.chunk)
 	case o.parallel < 0:
 		return target{}, cli.Usagef("--parallel %d: want at least 1 (or 0: one more than the CPUs)", o.parallel)
+	case o.rerun < 1:
+		return target{}, cli.Usagef("--rerun %d: want at least 1 (1 reruns every check)", o.rerun)
 	case o.profile != "" && !slices.Contains(runners.Profiles(), o.profile):
 		return target{}, cli.Usagef("--profile %q: want full or client-communication", o.profile)
 	}

@@ -21,6 +21,9 @@ func opts(o options, set ...string) options {
 	if o.shard == "" {
 		o.shard = "1/1"
 	}
+	if o.rerun == 0 {
+		o.rerun = DefaultRerun
+	}
 	o.set = func(name string) bool { return slices.Contains(set, name) }
 	return o
 }
@@ -44,6 +47,7 @@ func TestResolveNew(t *testing.T) {
 		{"bad profile", options{runner: "reference", seeds: "1..6", profile: "ent"}, `--profile "ent": want full or client-communication`},
 		{"chunk 0", options{runner: "reference", seeds: "1..6", chunk: 0}, ""},
 		{"parallel 0", options{runner: "reference", seeds: "1..6", parallel: -1}, "--parallel -1: want at least 1 (or 0: one more than the CPUs)"},
+		{"rerun -1", options{runner: "reference", seeds: "1..6", rerun: -1}, "--rerun -1: want at least 1 (1 reruns every check)"},
 	}
 	for _, tc := range cases {
 		if tc.want == "" {
