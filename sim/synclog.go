@@ -101,6 +101,9 @@ type syncLog struct {
 	pushSeq  uint64
 	inflight map[uint64]*Push
 	blocked  []Push
+	// last is, by alloc ID, the state the last logged call carried
+	// (lastState).
+	last map[string]*structs.AllocState
 }
 
 // callBegin logs a call of inc on its RPC port; it returns the handle
@@ -118,16 +121,31 @@ func (l *syncLog) callBegin(inc *incarnation, method string, args any, now time.
 	if req, ok := args.(*structs.AllocUpdateRequest); ok && req != nil {
 		for _, a := range req.Alloc {
 			if a != nil {
-				c.Allocs = append(c.Allocs, SyncEntry{AllocID: a.ID, State: a.ClientState()})
+				c.Allocs = append(c.Allocs, SyncEntry{AllocID: a.ID, State: a.ClientStateReusing(l.lastState(a.ID))})
 			}
 		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	for _, e := range c.Allocs {
+		if l.last == nil {
+			l.last = map[string]*structs.AllocState{}
+		}
+		l.last[e.AllocID] = e.State
+	}
 	l.seq++
 	c.Seq = l.seq
 	l.calls = append(l.calls, c)
 	return c
+}
+
+// lastState is the state the last logged call carried for alloc id, nil
+// before any: a logged state is never changed, so the next call's copy
+// shares what equals it (structs.Allocation.ClientStateReusing).
+func (l *syncLog) lastState(id string) *structs.AllocState {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last[id]
 }
 
 // pullBegin counts a Node.GetClientAllocs of inc; an Alloc.GetAllocs

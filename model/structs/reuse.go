@@ -46,6 +46,22 @@ func (a *Allocation) StrippedReusing(prev *Allocation) *Allocation {
 	}
 }
 
+// ClientStateReusing is ClientState sharing with prev, an earlier
+// ClientState of the same alloc that its owner never changes (see above);
+// a nil prev shares nothing.
+func (a *Allocation) ClientStateReusing(prev *AllocState) *AllocState {
+	if prev == nil {
+		return a.ClientState()
+	}
+	return &AllocState{
+		ClientStatus:      a.ClientStatus,
+		ClientDescription: a.ClientDescription,
+		TaskStates:        copyTaskStatesReusing(a.TaskStates, prev.TaskStates),
+		DeploymentStatus:  a.DeploymentStatus.Copy(),
+		NetworkStatus:     a.NetworkStatus.Copy(),
+	}
+}
+
 func copyTaskStatesReusing(in, prev map[string]*TaskState) map[string]*TaskState {
 	if in == nil {
 		return nil

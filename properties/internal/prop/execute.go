@@ -129,7 +129,7 @@ func execute(rc RunConfig, budget *budgetWatch) (out Outcome) {
 	checked := v.cursor // the records the checker had seen when it stopped
 	out.Reached = v.reached
 	closeErr := w.Close()
-	out.Trace = w.Trace().Records()
+	out.Trace = w.Trace().From(0) // the closed world's own: nothing appends to it any more
 	out.End, out.Steps = w.Now(), w.Steps()
 	if closeErr != nil && out.Harness == nil {
 		for _, msg := range splitJoined(closeErr) {

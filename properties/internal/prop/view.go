@@ -106,8 +106,10 @@ func (v *View) Task(allocID, task string) *structs.Task {
 	return nil
 }
 
-// Records is every trace record so far (a copy; for Final checks).
-func (v *View) Records() []trace.Record { return v.World.Trace().Records() }
+// Records is every trace record so far (for Final checks): the trace's
+// own records, not a copy (trace.Recorder.From), so read them and change
+// none.
+func (v *View) Records() []trace.Record { return v.World.Trace().From(0) }
 
 // Failed reports whether the run has a violation.
 func (v *View) Failed() bool { return len(v.violations) > 0 }
