@@ -33,6 +33,12 @@ func resolve(l linkReader, name string) (string, error) {
 	const sep = string(filepath.Separator)
 	resolved, todo, links := sep, name, 0
 	for todo != "" {
+		// off is where c starts in name while todo is still a suffix of
+		// name (no link replaced it yet), else -1.
+		off := -1
+		if len(todo) <= len(name) && name[len(name)-len(todo):] == todo {
+			off = len(name) - len(todo)
+		}
 		var c string
 		var more bool // a separator follows c, if only a trailing one
 		c, todo, more = strings.Cut(todo, sep)
@@ -44,11 +50,17 @@ func resolve(l linkReader, name string) (string, error) {
 			continue
 		}
 		// resolved is clean and absolute, c one plain element: joining
-		// them needs no Clean (filepath.Join's cost here).
+		// them needs no Clean (filepath.Join's cost here), and when
+		// name spells that join itself (a clean path, the usual case)
+		// the join is a prefix of name, with nothing to allocate.
 		var next string
-		if resolved == sep {
+		switch {
+		case off == 1 && resolved == sep && name[:1] == sep,
+			off > 1 && resolved != sep && name[off-1:off] == sep && name[:off-1] == resolved:
+			next = name[:off+len(c)]
+		case resolved == sep:
 			next = sep + c
-		} else {
+		default:
 			next = resolved + sep + c
 		}
 		mode, err := l.lmode(next)

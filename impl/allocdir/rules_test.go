@@ -122,6 +122,14 @@ func TestResolve(t *testing.T) {
 		{"/a/fdotdot", "", syscall.ENOTDIR},
 		{"/a/fslash", "", syscall.ENOTDIR},
 		{"/a/viaslash", "", syscall.ENOTDIR},
+		// Names that are not clean: the resolved path is not a prefix
+		// of the name (resolve's shortcut must not take it).
+		{"//a/b", "/a/b", nil},
+		{"/a//b/f", "/a/b/f", nil},
+		{"/a/./b", "/a/b", nil},
+		{"/a/b/../b/f", "/a/b/f", nil},
+		{"/a/rel//f", "/a/b/f", nil},
+		{"/a/b/f/", "", syscall.ENOTDIR},
 	}
 	for _, c := range cases {
 		got, err := m.resolve(c.in)
