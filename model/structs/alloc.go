@@ -164,10 +164,16 @@ func (a *Allocation) Stripped() *Allocation {
 
 // ClientState returns the client-computed fields of an alloc.
 func (a *Allocation) ClientState() *AllocState {
+	return a.clientStateWith(copyTaskStates(a.TaskStates))
+}
+
+// clientStateWith is a copy of a's client-computed fields holding
+// states as its task states.
+func (a *Allocation) clientStateWith(states map[string]*TaskState) *AllocState {
 	return &AllocState{
 		ClientStatus:      a.ClientStatus,
 		ClientDescription: a.ClientDescription,
-		TaskStates:        copyTaskStates(a.TaskStates),
+		TaskStates:        states,
 		DeploymentStatus:  a.DeploymentStatus.Copy(),
 		NetworkStatus:     a.NetworkStatus.Copy(),
 	}

@@ -53,13 +53,7 @@ func (a *Allocation) ClientStateReusing(prev *AllocState) *AllocState {
 	if prev == nil {
 		return a.ClientState()
 	}
-	return &AllocState{
-		ClientStatus:      a.ClientStatus,
-		ClientDescription: a.ClientDescription,
-		TaskStates:        copyTaskStatesReusing(a.TaskStates, prev.TaskStates),
-		DeploymentStatus:  a.DeploymentStatus.Copy(),
-		NetworkStatus:     a.NetworkStatus.Copy(),
-	}
+	return a.clientStateWith(copyTaskStatesReusing(a.TaskStates, prev.TaskStates))
 }
 
 func copyTaskStatesReusing(in, prev map[string]*TaskState) map[string]*TaskState {

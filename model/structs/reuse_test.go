@@ -84,6 +84,11 @@ func TestCopyReusingEqualsCopy(t *testing.T) {
 		got := cur.CopySkipJobReusing(prev)
 		must.Eq(t, cur.CopySkipJob(), got)
 		must.Eq(t, cur.Stripped(), cur.StrippedReusing(prev))
+		state := cur.ClientStateReusing(prev.ClientState())
+		must.Eq(t, cur.ClientState(), state)
+		for name, ts := range state.TaskStates {
+			must.NotEq(t, reflect.ValueOf(cur.TaskStates[name]).Pointer(), reflect.ValueOf(ts).Pointer())
+		}
 		for name, ts := range got.TaskStates {
 			must.NotEq(t, reflect.ValueOf(cur.TaskStates[name]).Pointer(), reflect.ValueOf(ts).Pointer())
 			for i, e := range ts.Events {
