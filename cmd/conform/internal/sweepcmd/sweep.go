@@ -203,7 +203,7 @@ const batchesPerWorker = 2
 func (c Config) sweep(ctx context.Context, t target, o options, stderr io.Writer) error {
 	f := t.file
 	scope := f.scope()
-	fmt.Fprintf(stderr, "sweep %s (profile %s) seeds %s, shard %s: seeds %s (%d), chunks of %d, properties %s; one check in %d rerun (DET-4)\n",
+	fmt.Fprintf(stderr, "sweep %s (profile %s) seeds %s, shard %s: seeds %s (%d), chunks of %d, properties %s; DET-4 reruns one check in %d\n",
 		f.Runner, f.Profile, f.Seeds, f.Shard, scope, scope.Len(), o.chunk, selectionText(f.Selection), o.rerun)
 	fmt.Fprintf(stderr, "summary: %s\n", t.path)
 	if t.resumed {
