@@ -26,7 +26,8 @@
 //     the seeds narrowed to what they miss there; before any chunk has
 //     reported, the whole selection, split across the processes;
 //  3. run the suite on it (suiterun.Run, one test process, seeds
-//     SeedsFrom..SeedsTo, a 50-minute budget), record each property's
+//     SeedsFrom..SeedsTo, a 50-minute budget, every --rerun-th check run
+//     twice for DET-4, default one in 16), record each property's
 //     checked seeds, failures (the property is searched no further in
 //     this shard) and n/a properties, and replace the summary file
 //     atomically (temporary file, then rename); a property the budget
