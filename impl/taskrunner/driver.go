@@ -260,3 +260,20 @@ func (tr *TaskRunner) endRun(run *driverRun, res *drivers.ExitResult, startErr e
 		tr.tracker.SetStartError(failure, false)
 	}
 }
+
+// abandon drops a fresh run that will never start: a kill or a shutdown
+// came after the start gate (which may have registered it as the live
+// run) and before StartTask. Left registered, it would pass for a live
+// run with no driver task: the next pass or killLeftover would wait on
+// it through a nil driver (found by DET-3/concurrent-use under -race, a
+// kill landing in that instant from another goroutine). Its started
+// channel is closed, handle nil, for whoever waits to stop it
+// (pauseStop: never started).
+func (tr *TaskRunner) abandon(fresh *driverRun) {
+	tr.mu.Lock()
+	if tr.run == fresh {
+		tr.run = nil
+	}
+	tr.mu.Unlock()
+	close(fresh.started)
+}

@@ -3,6 +3,7 @@ package taskrunner
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -253,5 +254,26 @@ func TestShutdownWaitsForPauseStop(t *testing.T) {
 		h.advance(2 * time.Second)
 		<-done
 		must.NoError(t, h.driver.DestroyTask(tr.driverID, true))
+	})
+}
+
+// TestKillBetweenGateAndStart: a kill that lands after the start gate let
+// a fresh run through and before StartTask leaves no run behind: the task
+// dies killed and the driver is never called (found by
+// DET-3/concurrent-use under -race: the never-started run stayed the live
+// one, and killLeftover waited on it through a nil driver, a panic).
+func TestKillBetweenGateAndStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, structs.JobTypeService, policy(0, time.Hour, time.Second, "fail"), newTask(map[string]any{"run_for": "1h"}))
+		tr := h.newTR()
+		tr.gatePassed = tr.markKilled // Kill's first step, in that instant
+		tr.Start()
+		synctest.Wait()
+		must.NoError(t, h.kill(tr))
+		must.Eq(t, structs.TaskStateDead, tr.TaskState().State)
+		must.Nil(t, tr.liveRun())
+		for _, op := range h.ops() {
+			must.False(t, strings.HasPrefix(op, "StartTask"), must.Sprintf("driver call %q after a kill before the start", op))
+		}
 	})
 }

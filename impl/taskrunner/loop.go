@@ -184,10 +184,15 @@ func (tr *TaskRunner) attempt() (shutdown bool) {
 	if run == nil {
 		fresh := newDriverRun(tr.driverID)
 		err := tr.gate.pass(tr.hookCtx, func() { tr.setRun(fresh) })
+		if tr.gatePassed != nil {
+			tr.gatePassed()
+		}
 		switch {
 		case tr.shutdownCtx.Err() != nil:
+			tr.abandon(fresh)
 			return true
 		case tr.killCtx.Err() != nil:
+			tr.abandon(fresh)
 			return false
 		case err != nil: // PAUSE-9 at the gate
 			tr.setStartError(err, false)

@@ -27,6 +27,10 @@ type TaskRunner struct {
 	hooks   []interfaces.TaskHook
 	taskDir *interfaces.TaskDir
 	gate    *pauseGate
+	// gatePassed, set only by tests before Start, runs on the task loop
+	// right after the start gate returned, so a test can land a kill in
+	// the instant between the gate and the kill check.
+	gatePassed func()
 
 	// Contexts: killCtx ends on Kill (and MarkFailedKill), shutdownCtx on
 	// Shutdown, hookCtx on either (the prestart hooks' context, AR-5).
