@@ -391,12 +391,16 @@ func describe(d restart.Decision) string {
 // and a pending task named by RestartTask is refused. On some runs b,
 // revived by the call, is restarted again once it started: as a running
 // task (a runner that still takes it for dead signals it without
-// stopping it).
+// stopping it). On some runs with b the client restarts (an agent
+// restart, ClientRestart) after b exited and before the call: b is then
+// a task restored dead but not done (it waits for an alloc restart,
+// AR-6, STATE-4), which the call must revive all the same.
 var restartAPI = prop.Property{
-	ID:    "AR-1/restart-api",
-	Specs: []string{"AR-1", "AR-7", "AR-6"},
-	Doc:   "RestartTask, RestartRunning and RestartAll append Restart Signaled to exactly the tasks they select, restart running ones with no attempt used (Restarting in 0s) and dead ones from pending",
-	Draw: func(d *prop.Drawer, _ prop.Env) scenario.Scenario {
+	ID:     "AR-1/restart-api",
+	Specs:  []string{"AR-1", "AR-7", "AR-6"},
+	Doc:    "RestartTask, RestartRunning and RestartAll append Restart Signaled to exactly the tasks they select, restart running ones with no attempt used (Restarting in 0s) and dead ones from pending",
+	Faults: []faults.Class{faults.ClientRestart},
+	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		tasks := []*structs.Task{mkTask("a", "main", runCfg(0, 0, d.Duration("a kill after", 100*time.Millisecond, 2*time.Second, 100*time.Millisecond)), 3*time.Second)}
 		if d.Bool("b") {
 			cfg := runCfg(d.Duration("b run for", 2*time.Second, 15*time.Second, time.Second), 0, 0)
@@ -427,11 +431,27 @@ var restartAPI = prop.Property{
 			j.Meta[metaRestartOp] = prop.Pick(d, "restart again op", []string{"task b", "all"})
 			j.Meta[metaRestartAgain] = "b"
 		}
-		return mkScenario(d, 2*time.Minute, j)
+		sc := mkScenario(d, 2*time.Minute, j)
+		// b exits by 18 s (start block and run); the client is back by
+		// 25 s, the earliest call. Not with c: a graceful shutdown waits
+		// for c's start, blocked for an hour.
+		// Two runs in three that can restart the client do, and then the
+		// call selects b.
+		tg := j.TaskGroups[0]
+		if tg.LookupTask("b") != nil && tg.LookupTask("c") == nil && env.Allows(faults.ClientRestart) && d.IntRange("client restart", 0, 2) > 0 {
+			sc.Faults = append(sc.Faults, faults.Fault{Class: faults.ClientRestart,
+				At:  d.Duration("client restart at", 19*time.Second, 22*time.Second, time.Second),
+				For: d.Duration("client down for", time.Second, 3*time.Second, time.Second)})
+			if j.Meta[metaRestartAgain] == "" {
+				j.Meta[metaRestartOp] = prop.Pick(d, "restart op after restore", []string{"task b", "all"})
+			}
+		}
+		return sc
 	},
 	Situations: []prop.Situation{
 		{Name: "running-restarted", Doc: "a running task restarted: Terminated, Restarting in 0s, Started"},
 		{Name: "dead-restarted", Doc: "a dead task waiting for an alloc restart restarted: pending, Started"},
+		{Name: "restored-dead-restarted", Doc: "a task restored dead by a client restart, not done (waiting for an alloc restart), restarted: pending, Started"},
 		{Name: "dead-restarted-pending", Doc: "a restarted dead task seen pending while its start blocks"},
 		{Name: "pending-refused", Doc: "RestartTask of a pending task: refused, no event"},
 		{Name: "left-alone", Doc: "a task the call does not select: no event"},
@@ -441,7 +461,8 @@ var restartAPI = prop.Property{
 	New: func(sc scenario.Scenario) prop.Checker {
 		meta := sc.Jobs[0].Job.Meta
 		at, _ := time.ParseDuration(meta[metaRestartAt])
-		c := &restartAPIChecker{at: sc.Start.Add(at), op: meta[metaRestartOp], reason: meta[metaRestartReason], again: meta[metaRestartAgain]}
+		c := &restartAPIChecker{at: sc.Start.Add(at), op: meta[metaRestartOp], reason: meta[metaRestartReason], again: meta[metaRestartAgain],
+			restored: len(sc.Faults.Of(faults.ClientRestart)) > 0}
 		return prop.Checks{OnSettled: c.settled, OnFinal: c.final}
 	},
 }
@@ -462,12 +483,15 @@ type restartAPIChecker struct {
 	op     string
 	reason string
 	again  string // a task to restart again once the call revived it and it started
-	called bool
-	calAt  time.Time
-	alloc  string
-	err    error
-	want   map[string]string   // task → its state at the call, for the selected tasks
-	seen   map[string][]string // task → the events and states seen since the call
+	// restored: the client restarted before the call (the draw puts its
+	// restart before the earliest call), so its tasks were restored.
+	restored bool
+	called   bool
+	calAt    time.Time
+	alloc    string
+	err      error
+	want     map[string]string   // task → its state at the call, for the selected tasks
+	seen     map[string][]string // task → the events and states seen since the call
 }
 
 func (c *restartAPIChecker) settled(v *prop.View) {
@@ -604,6 +628,9 @@ func (c *restartAPIChecker) mismatch(v *prop.View, name string, seen []string) b
 			v.Reach("running-restarted")
 		case structs.TaskStateDead:
 			v.Reach("dead-restarted")
+			if c.restored {
+				v.Reach("restored-dead-restarted")
+			}
 		}
 		if c.reason != "" {
 			v.Reach("with-reason")
