@@ -76,6 +76,10 @@
 // timeout + survived − equivalent), the time per mutant and every
 // survivor with its diff and a column "accounted for". A survivor is
 // equivalent only when internal/mutation/equivalent.txt argues it: lines
-// "ID argument", the argument being why no runner's user could tell the
-// mutant from the runner.
+// "ID@pin argument", the argument being why no runner's user could tell
+// the mutant from the runner; gaps.txt lists open survivors alike. The
+// pin (Mutant.Pin, printed by -list) fingerprints the mutation by its
+// function and diff: an ID is a position, and once the source moves it
+// names another mutant, so an annotation whose pin is not its ID's
+// mutant's today is not applied and the report lists it to revisit.
 package main

@@ -174,21 +174,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if o.list {
 		for _, i := range sel.Judged {
-			fmt.Fprintf(stdout, "%s\t%s\n", ms[i].ID(), ms[i].Diff())
+			fmt.Fprintf(stdout, "%s@%s\t%s\n", ms[i].ID(), ms[i].Pin(), ms[i].Diff())
 		}
 		fmt.Fprintf(stderr, "mutation: %d mutants generated in %d files; %d selected, %d drawn that do not compile\n",
 			len(ms), len(files), len(sel.Judged), len(sel.Invalid))
 		return exitOK
 	}
 
-	ann, err := readAnnotations(abs("equivalent", o.equiv))
+	ann, annPins, err := readAnnotations(abs("equivalent", o.equiv))
 	if err != nil {
 		return fail("%s: %v", o.equiv, err)
 	}
-	gaps, err := readAnnotations(abs("gaps", o.gaps))
+	gaps, gapPins, err := readAnnotations(abs("gaps", o.gaps))
 	if err != nil {
 		return fail("%s: %v", o.gaps, err)
 	}
+	pins := make(map[string]string, len(ms))
+	for _, m := range ms {
+		pins[m.ID()] = m.Pin()
+	}
+	ann, revisit := ann.pinnedTo(annPins, pins, "equivalent.txt")
+	gaps, gapRevisit := gaps.pinnedTo(gapPins, pins, "gaps.txt")
+	revisit = append(revisit, gapRevisit...)
 	for id := range gaps {
 		if _, ok := ann[id]; ok {
 			return fail("%s: %s is also argued equivalent in %s: a survivor is one or the other", o.gaps, id, o.equiv)
@@ -392,7 +399,7 @@ feed:
 		}
 		return exitOK
 	}
-	report := renderReport(reportInput{Run: r, Annotations: ann, Gaps: gaps, Generated: generated, EstimateFor: o.estimate, Parallel: o.parallel})
+	report := renderReport(reportInput{Run: r, Annotations: ann, Gaps: gaps, Revisit: revisit, Generated: generated, EstimateFor: o.estimate, Parallel: o.parallel})
 	if err := os.MkdirAll(filepath.Dir(abs("report", o.report)), 0o755); err != nil {
 		return fail("%v", err)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -70,10 +72,22 @@ type Mutant struct {
 	End      int
 	Repl     string
 	Old, New string // the touched lines before and after, whitespace collapsed
+	Func     string // the enclosing function ("Recv.Name", "Name"), or "" at file level
+	Nth      int    // how many mutants with the same Func and diff come before it in the file
 }
 
 // ID names the mutant: file:line:col:operator.
 func (m Mutant) ID() string { return fmt.Sprintf("%s:%d:%d:%s", m.File, m.Line, m.Col, m.Operator) }
+
+// Pin fingerprints the mutation itself, for the annotations
+// (parseAnnotations): 8 hex digits of the SHA-256 of its enclosing
+// function's name, its diff and Nth. Unlike the ID it does not change
+// when the code around moves, and it does change when the code mutated
+// does.
+func (m Mutant) Pin() string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\n%s\n%d", m.Func, m.Diff(), m.Nth))
+	return hex.EncodeToString(sum[:4])
+}
 
 // Diff is the one-line diff: the touched lines before → after.
 func (m Mutant) Diff() string {
@@ -93,6 +107,36 @@ func (m Mutant) Apply(src []byte) []byte {
 	return append(out, src[m.End:]...)
 }
 
+// enclosingFunc names the function declaration of f that holds pos:
+// "Recv.Name" for a method (Recv without its star and type arguments),
+// "Name" for a function, "" outside any.
+func enclosingFunc(f *ast.File, pos token.Pos) string {
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || pos < fd.Pos() || pos >= fd.End() {
+			continue
+		}
+		if fd.Recv == nil || len(fd.Recv.List) == 0 {
+			return fd.Name.Name
+		}
+		t := fd.Recv.List[0].Type
+		if st, ok := t.(*ast.StarExpr); ok {
+			t = st.X
+		}
+		switch x := t.(type) {
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		}
+		if id, ok := t.(*ast.Ident); ok {
+			return id.Name + "." + fd.Name.Name
+		}
+		return fd.Name.Name
+	}
+	return ""
+}
+
 // options of the enumeration.
 type mutateOptions struct {
 	logs bool // mutate logger calls and their arguments too
@@ -109,7 +153,7 @@ func mutateFile(name string, src []byte, opt mutateOptions) ([]Mutant, error) {
 	tf := fset.File(f.Pos())
 	var out []Mutant
 	add := func(op string, at token.Pos, start, end token.Pos, repl string) {
-		m := Mutant{File: name, Operator: op, Start: tf.Offset(start), End: tf.Offset(end), Repl: repl}
+		m := Mutant{File: name, Operator: op, Start: tf.Offset(start), End: tf.Offset(end), Repl: repl, Func: enclosingFunc(f, start)}
 		p := tf.Position(at)
 		m.Line, m.Col = p.Line, p.Column
 		m.Old, m.New = diffLines(src, m)
@@ -191,6 +235,12 @@ func mutateFile(name string, src []byte, opt mutateOptions) ([]Mutant, error) {
 		}
 		return operatorRank(a.Operator) < operatorRank(b.Operator)
 	})
+	seen := map[string]int{}
+	for i := range out {
+		k := out[i].Func + "\n" + out[i].Diff()
+		out[i].Nth = seen[k]
+		seen[k]++
+	}
 	return out, nil
 }
 

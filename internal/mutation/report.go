@@ -15,7 +15,9 @@ type reportInput struct {
 	// Gaps are the open survivors of gaps.txt: neither killed nor
 	// equivalent, each with why no check reaches it yet; they count as
 	// survivors.
-	Gaps        Annotations
+	Gaps Annotations
+	// Revisit says why annotations were not applied (pinnedTo).
+	Revisit     []string
 	Generated   map[string]bool // every ID of the enumeration, for stale annotations
 	EstimateFor int             // the run size whose duration the report estimates (300)
 	Parallel    int
@@ -218,9 +220,12 @@ func renderReport(in reportInput) string {
 			stale = append(stale, id)
 		}
 	}
-	if len(stale)+len(contradicted)+len(closed) > 0 {
+	if len(stale)+len(contradicted)+len(closed)+len(in.Revisit) > 0 {
 		sort.Strings(stale)
 		p("## Annotations to revisit\n\n")
+		for _, why := range in.Revisit {
+			p("- %s\n", why)
+		}
 		for _, id := range contradicted {
 			p("- %s is argued equivalent in equivalent.txt, yet the suite killed it: the argument is wrong.\n", code(id))
 		}
