@@ -402,14 +402,25 @@ var restartAPI = prop.Property{
 	Faults: []faults.Class{faults.ClientRestart},
 	Draw: func(d *prop.Drawer, env prop.Env) scenario.Scenario {
 		tasks := []*structs.Task{mkTask("a", "main", runCfg(0, 0, d.Duration("a kill after", 100*time.Millisecond, 2*time.Second, 100*time.Millisecond)), 3*time.Second)}
+		var restore *faults.Fault
 		if d.Bool("b") {
 			cfg := runCfg(d.Duration("b run for", 2*time.Second, 15*time.Second, time.Second), 0, 0)
 			if block := d.Duration("b start block", 0, 3*time.Second, time.Second); block > 0 {
 				cfg["start_block_for"] = block.String()
 			}
 			tasks = append(tasks, mkTask("b", "main", cfg, 3*time.Second))
+			// Two runs in three with b restart the client after b exited
+			// (by 18 s: start block and run) and before the call (the
+			// client is back by 25 s, the earliest call).
+			if env.Allows(faults.ClientRestart) && d.IntRange("client restart", 0, 2) > 0 {
+				restore = &faults.Fault{Class: faults.ClientRestart,
+					At:  d.Duration("client restart at", 19*time.Second, 22*time.Second, time.Second),
+					For: d.Duration("client down for", time.Second, 3*time.Second, time.Second)}
+			}
 		}
-		if d.Bool("c") {
+		// No c with a client restart: a graceful shutdown waits for c's
+		// StartTask, blocked for an hour.
+		if restore == nil && d.Bool("c") {
 			cfg := runCfg(0, 0, 0)
 			cfg["start_block_for"] = "1h"
 			tasks = append(tasks, mkTask("c", "main", cfg, 3*time.Second))
@@ -432,18 +443,12 @@ var restartAPI = prop.Property{
 			j.Meta[metaRestartAgain] = "b"
 		}
 		sc := mkScenario(d, 2*time.Minute, j)
-		// b exits by 18 s (start block and run); the client is back by
-		// 25 s, the earliest call. Not with c: a graceful shutdown waits
-		// for c's start, blocked for an hour.
-		// Two runs in three that can restart the client do, and then the
-		// call selects b.
-		tg := j.TaskGroups[0]
-		if tg.LookupTask("b") != nil && tg.LookupTask("c") == nil && env.Allows(faults.ClientRestart) && d.IntRange("client restart", 0, 2) > 0 {
-			sc.Faults = append(sc.Faults, faults.Fault{Class: faults.ClientRestart,
-				At:  d.Duration("client restart at", 19*time.Second, 22*time.Second, time.Second),
-				For: d.Duration("client down for", time.Second, 3*time.Second, time.Second)})
+		// After a client restart the call is one that selects the
+		// restored b (task b, all) or must leave it alone (running).
+		if restore != nil {
+			sc.Faults = append(sc.Faults, *restore)
 			if j.Meta[metaRestartAgain] == "" {
-				j.Meta[metaRestartOp] = prop.Pick(d, "restart op after restore", []string{"task b", "all"})
+				j.Meta[metaRestartOp] = prop.Pick(d, "restart op after restore", []string{"task b", "all", "running"})
 			}
 		}
 		return sc
