@@ -160,6 +160,11 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 			got, err := AppendAllocState([]byte(prefix), s)
 			same(t, afterPrefix(t, got), err, s)
 		}))
+		t.Run(fmt.Sprintf("local state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
+			ls := genJSONLocalState(plain).Draw(t, "ls")
+			got, err := AppendLocalState([]byte(prefix), ls)
+			same(t, afterPrefix(t, got), err, ls)
+		}))
 	}
 	t.Run("plain values take the hand path", func(t *testing.T) {
 		ev := structs.NewTaskEvent(structs.TaskStarted, time.Unix(1, 2)).SetMessage("started ok")
@@ -172,6 +177,14 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 		}
 		if _, ok := appendAlloc(nil, &structs.Allocation{ID: "a1", ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}, []byte("null")); !ok {
 			t.Fatal("a plain alloc fell back to json.Marshal")
+		}
+		ls := &interfaces.LocalState{
+			Hooks:         map[string]*interfaces.HookState{"task_dir": {PrestartDone: true, Env: map[string]string{"A": "1"}}},
+			DriverNetwork: &interfaces.DriverNetwork{PortMap: map[string]int{"http": 8080, "db": -1}, IP: "10.0.0.1"},
+			TaskHandle:    &drivers.TaskHandle{Version: 1, Driver: "mock_driver", TaskID: "a1/web", DriverState: []byte{0, 1, 0xfe, 0xff}},
+		}
+		if _, ok := appendLocalState(nil, ls); !ok {
+			t.Fatal("a plain local state fell back to json.Marshal")
 		}
 	})
 }

@@ -106,3 +106,27 @@ func BenchmarkUnmarshalLocalState(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkAppendLocalState: the hand encoding of a local state against
+// json.Marshal's.
+func BenchmarkAppendLocalState(b *testing.B) {
+	ls := benchLocalState(b)
+	b.Run("AppendLocalState", func(b *testing.B) {
+		b.ReportAllocs()
+		buf := make([]byte, 0, 4096)
+		for b.Loop() {
+			var err error
+			if buf, err = AppendLocalState(buf[:0], ls); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json.Marshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(ls); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
