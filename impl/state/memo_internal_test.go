@@ -168,3 +168,41 @@ func TestAllocMemoDecodesAJobOnce(t *testing.T) {
 	}
 	must.LessEq(t, maxDecodedJobs, len(m.jobs))
 }
+
+// TestAllocMemoKnownJob: an alloc seen for the first time reuses the
+// bytes of the last job encoded under its namespace and ID when its job
+// compares same (another alloc of the job, a restored one), and encodes
+// its own when it does not (the job changed since).
+func TestAllocMemoKnownJob(t *testing.T) {
+	var m allocMemo
+	job := &structs.Job{ID: "j", Namespace: "default", TaskGroups: []*structs.TaskGroup{{Name: "g",
+		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"n": 1.5}}}}}}
+	first := &structs.Allocation{ID: "a", JobID: "j", Job: job}
+	_, err := m.encode(first, false)
+	must.NoError(t, err)
+	known := m.byJob[jobKey{"default", "j"}]
+	must.NotNil(t, known.job)
+
+	second := &structs.Allocation{ID: "b", JobID: "j", Job: job.Copy()}
+	enc, err := m.encode(second, false)
+	must.NoError(t, err)
+	want, _ := json.Marshal(second)
+	must.Eq(t, string(want), string(enc))
+	must.True(t, &m.entries["b"].job[0] == &known.enc[0], must.Sprint("the job's bytes are reused"))
+	must.True(t, m.entries["b"].alloc.Job == known.job, must.Sprint("the memo's copy shares the memo's job"))
+
+	changed := &structs.Allocation{ID: "c", JobID: "j", Job: job.Copy()}
+	changed.Job.Meta = map[string]string{"k": "v"}
+	enc, err = m.encode(changed, false)
+	must.NoError(t, err)
+	want, _ = json.Marshal(changed)
+	must.Eq(t, string(want), string(enc))
+	must.False(t, &m.entries["c"].job[0] == &known.enc[0], must.Sprint("a changed job is encoded anew"))
+	must.Eq(t, `{"k":"v"}`, fmt.Sprint(`{"k":"`+m.byJob[jobKey{"default", "j"}].job.Meta["k"]+`"}`), must.Sprint("and remembered"))
+
+	frozen := &structs.Allocation{ID: "d", JobID: "j", Job: changed.Job.Copy()}
+	enc, err = m.encodeFrozen(frozen)
+	must.NoError(t, err)
+	want, _ = json.Marshal(frozen)
+	must.Eq(t, string(want), string(enc))
+}
