@@ -2,7 +2,6 @@ package allocjson
 
 import (
 	"encoding/base64"
-	"slices"
 	"strconv"
 
 	"github.com/allocsim/allocsim/impl/interfaces"
@@ -32,12 +31,7 @@ func appendLocalState(b []byte, ls *interfaces.LocalState) ([]byte, bool) {
 	} else {
 		b = append(b, '{')
 		var inline [16]string
-		names := inline[:0]
-		for name := range ls.Hooks {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for i, name := range names {
+		for i, name := range sortedKeys(inline[:0], ls.Hooks) {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -68,12 +62,7 @@ func appendDriverNetwork(b []byte, n *interfaces.DriverNetwork, ok bool) ([]byte
 	} else {
 		b = append(b, '{')
 		var inline [8]string
-		keys := inline[:0]
-		for k := range n.PortMap {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for i, k := range keys {
+		for i, k := range sortedKeys(inline[:0], n.PortMap) {
 			if i > 0 {
 				b = append(b, ',')
 			}

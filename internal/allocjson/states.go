@@ -109,12 +109,8 @@ func appendTaskStates(b []byte, states map[string]*structs.TaskState, ok bool) (
 		return append(b, "null"...), ok
 	}
 	b = append(b, '{')
-	names := make([]string, 0, len(states))
-	for name := range states {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for i, name := range names {
+	var inline [8]string
+	for i, name := range sortedKeys(inline[:0], states) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -224,6 +220,17 @@ func appendTaskEvent(b []byte, e *structs.TaskEvent, ok bool) ([]byte, bool) {
 	return append(b, '}'), ok
 }
 
+// sortedKeys appends m's keys to buf and sorts them, as encoding/json
+// orders a map's keys; a caller passes a stack array's empty slice, so
+// that a small map's keys take no allocation.
+func sortedKeys[V any](buf []string, m map[string]V) []string {
+	for k := range m {
+		buf = append(buf, k)
+	}
+	slices.Sort(buf)
+	return buf
+}
+
 // appendStringMap writes m with its keys sorted, as encoding/json does.
 func appendStringMap(b []byte, m map[string]string, ok bool) ([]byte, bool) {
 	if m == nil {
@@ -231,12 +238,7 @@ func appendStringMap(b []byte, m map[string]string, ok bool) ([]byte, bool) {
 	}
 	b = append(b, '{')
 	var inline [8]string
-	keys := inline[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
+	for i, k := range sortedKeys(inline[:0], m) {
 		if i > 0 {
 			b = append(b, ',')
 		}
