@@ -198,7 +198,7 @@ func TestAllocMemoKnownJob(t *testing.T) {
 	want, _ = json.Marshal(changed)
 	must.Eq(t, string(want), string(enc))
 	must.False(t, &m.entries["c"].job[0] == &known.enc[0], must.Sprint("a changed job is encoded anew"))
-	must.Eq(t, `{"k":"v"}`, fmt.Sprint(`{"k":"`+m.byJob[jobKey{"default", "j"}].job.Meta["k"]+`"}`), must.Sprint("and remembered"))
+	must.Eq(t, "v", m.byJob[jobKey{"default", "j"}].job.Meta["k"], must.Sprint("and remembered in its place"))
 
 	frozen := &structs.Allocation{ID: "d", JobID: "j", Job: changed.Job.Copy()}
 	enc, err = m.encodeFrozen(frozen)

@@ -193,8 +193,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, m := range ms {
 		pins[m.ID()] = m.Pin()
 	}
-	ann, revisit := ann.pinnedTo(annPins, pins, "equivalent.txt")
-	gaps, gapRevisit := gaps.pinnedTo(gapPins, pins, "gaps.txt")
+	ann, revisit := ann.pinnedTo(annPins, pins, filepath.Base(o.equiv))
+	gaps, gapRevisit := gaps.pinnedTo(gapPins, pins, filepath.Base(o.gaps))
 	revisit = append(revisit, gapRevisit...)
 	for id := range gaps {
 		if _, ok := ann[id]; ok {
