@@ -65,10 +65,16 @@ func (m *allocMemo) knownJob(j *structs.Job) ([]byte, *structs.Job) {
 	m.mu.Lock()
 	k, ok := m.byJob[jobKey{j.Namespace, j.ID}]
 	m.mu.Unlock()
-	if !ok || !(&structs.Allocation{Job: j}).SameJSON(&structs.Allocation{Job: k.job}) {
+	if !ok || !sameJobJSON(j, k.job) {
 		return nil, nil
 	}
 	return k.enc, k.job
+}
+
+// sameJobJSON reports whether two jobs encode alike, by the comparison
+// structs.Allocation.SameJSON makes of allocs' jobs.
+func sameJobJSON(a, b *structs.Job) bool {
+	return (&structs.Allocation{Job: a}).SameJSON(&structs.Allocation{Job: b})
 }
 
 // rememberJob records enc, the encoding of the memo's job j, for
@@ -187,7 +193,7 @@ func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool) ([]b
 // task states, not its job), else nil.
 func (e memoEntry) jobFor(a *structs.Allocation) ([]byte, *structs.Job) {
 	if e.alloc != nil && e.job != nil &&
-		(&structs.Allocation{Job: a.Job}).SameJSON(&structs.Allocation{Job: e.alloc.Job}) {
+		sameJobJSON(a.Job, e.alloc.Job) {
 		return e.job, e.alloc.Job
 	}
 	return nil, nil
