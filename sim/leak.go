@@ -5,10 +5,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/allocsim/allocsim/internal/watchdog"
 )
@@ -33,6 +35,9 @@ func withIncarnation(id string, f func()) {
 // clock timer started carry the labels of the goroutine that advanced
 // the clock instead, so callbacks in flight are not counted.
 func leftGoroutines(id string) (total int, groups []string) {
+	if onlyHarnessGoroutines() {
+		return 0, nil
+	}
 	var buf bytes.Buffer
 	if err := pprof.Lookup("goroutine").WriteTo(&buf, 1); err != nil {
 		return -1, nil
@@ -85,6 +90,96 @@ func leftGoroutines(id string) (total int, groups []string) {
 	flush()
 	slices.Sort(groups)
 	return total, groups
+}
+
+// harnessEntries are the functions goroutines run that no runner can
+// start: the program's main, the testing package's test runner (a
+// test's goroutine, a bubble's root goroutine inside it), synctest's
+// bubble starter, the watchdog, and the CPU profile's writer (go test
+// -cpuprofile). A runner cannot call t.Run, nest a bubble or import the
+// watchdog (and does not profile the process), so a goroutine running
+// one of these carries no incarnation label.
+var harnessEntries = map[string]bool{
+	"runtime.main":                true,
+	"testing.tRunner":             true,
+	"testing/synctest.Test.func1": true,
+	watchdog.Entry:                true,
+	"runtime/pprof.profileWriter": true,
+}
+
+// recordsPool holds goroutine profile buffers between leak checks.
+var recordsPool = sync.Pool{New: func() any { return new([]runtime.StackRecord) }}
+
+// onlyHarnessGoroutines reports whether every goroutine of the process
+// runs one of harnessEntries, so none can carry an incarnation label:
+// leftGoroutines' cheap answer for a process that runs one check at a
+// time (the goroutine profile with labels, which it needs otherwise,
+// costs a few percent of a check). It answers false whenever it cannot
+// tell, so the caller falls back to the labels: a stack the profile
+// truncated, another check's goroutines, a goroutine some callback
+// started.
+func onlyHarnessGoroutines() bool {
+	p := recordsPool.Get().(*[]runtime.StackRecord)
+	defer recordsPool.Put(p)
+	n, ok := 0, false
+	for !ok {
+		if want := runtime.NumGoroutine() + 8; len(*p) < want {
+			*p = make([]runtime.StackRecord, want)
+		}
+		n, ok = runtime.GoroutineProfile(*p)
+	}
+	for i := range (*p)[:n] {
+		r := &(*p)[i]
+		stk := r.Stack()
+		switch {
+		case checking(stk):
+			// This goroutine, or another world's at the same point.
+		case len(stk) < 2 || len(stk) == len(r.Stack0):
+			return false // truncated: the entry is not in it
+		case entry(stk[len(stk)-2:]) == "":
+			return false
+		}
+	}
+	return true
+}
+
+// checking reports whether a goroutine's stack (innermost frame first)
+// is in onlyHarnessGoroutines: a world's goroutine checking for leaks,
+// which is not a runner's (the world never checks from inside
+// withIncarnation).
+func checking(stk []uintptr) bool {
+	frames := runtime.CallersFrames(stk[:min(len(stk), 3)])
+	for {
+		f, more := frames.Next()
+		if f.Function == onlyHarnessGoroutinesName {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// onlyHarnessGoroutinesName is onlyHarnessGoroutines as a stack names it.
+const onlyHarnessGoroutinesName = "github.com/allocsim/allocsim/sim.onlyHarnessGoroutines"
+
+// entry is the harness entry function of a goroutine whose stack ends
+// with tail (its entry's frame, then runtime.goexit), or "" if it is not
+// one.
+func entry(tail []uintptr) string {
+	frames := runtime.CallersFrames(tail)
+	var outer, last string
+	for {
+		f, more := frames.Next()
+		outer, last = last, f.Function
+		if !more {
+			break
+		}
+	}
+	if last != "runtime.goexit" || !harnessEntries[outer] {
+		return ""
+	}
+	return outer
 }
 
 // startedBy maps a goroutine's entry function, as the goroutine profile

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"regexp"
+	"runtime"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -79,4 +80,22 @@ func TestLeakReported(t *testing.T) {
 			must.RegexMatch(t, regexp.MustCompile(`^chan receive in github.com/allocsim/allocsim/sim\.\S*leaker\.func\d+\.1 \(sim/leak_test.go:\d+\), started by github.com/allocsim/allocsim/sim\.\S*leaker\.func\d+ \(sim/leak_test.go:\d+\)$`), left[0])
 		})
 	}
+}
+
+// TestHarnessEntries: the leak check's cheap path recognises a test's
+// own goroutine as the harness's and a goroutine the test started as
+// not, from the last two frames of their stacks.
+func TestHarnessEntries(t *testing.T) {
+	tail := func() []uintptr {
+		pcs := make([]uintptr, 128)
+		n := runtime.Callers(0, pcs)
+		must.Less(t, len(pcs), n) // not truncated
+		return pcs[n-2 : n]
+	}
+	must.EqOp(t, "testing.tRunner", entry(tail()))
+	var started []uintptr
+	done := make(chan struct{})
+	go func() { defer close(done); started = tail() }()
+	<-done
+	must.EqOp(t, "", entry(started))
 }

@@ -1,6 +1,7 @@
 package watchdog
 
 import (
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -157,5 +158,12 @@ func TestParseHeader(t *testing.T) {
 			t.Errorf("parseHeader(%q) = %d, %q (bubble %d); want %d, %q (bubble %d)",
 				tc.h, id, status, bubbleOf(status), tc.id, tc.status, tc.bubble)
 		}
+	}
+}
+
+// TestEntry: Entry names the watchdog's goroutine as the runtime does.
+func TestEntry(t *testing.T) {
+	if got := runtime.FuncForPC(reflect.ValueOf(watch).Pointer()).Name(); got != Entry {
+		t.Fatalf("Entry = %q, want %q", Entry, got)
 	}
 }
