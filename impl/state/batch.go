@@ -30,6 +30,6 @@ func (d *DB) Batch(fn func(tx interfaces.StateDB) error) error {
 	if d.batchHook != nil {
 		d.batchHook()
 	}
-	tx := &DB{be: d.be, hook: d.hook, batchHook: d.batchHook, memo: d.memo, inBatch: true}
+	tx := &DB{be: d.be, hook: d.hook, batchHook: d.batchHook, memo: d.memo, frozen: d.frozen, inBatch: true}
 	return fn(tx)
 }

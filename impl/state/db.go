@@ -49,15 +49,17 @@ type DB struct {
 	be        backend
 	hook      FaultHook
 	batchHook BatchHook
-	// memo spares re-encoding unchanged allocs (PutAllocation); a Batch's
-	// handle shares it.
-	memo *allocMemo
+	// memo spares re-encoding unchanged allocs (PutAllocation), frozen
+	// the events of task states put frozen (PutFrozenTaskState); a
+	// Batch's handle shares both.
+	memo   *allocMemo
+	frozen *frozenStates
 	// inBatch: this is a Batch's handle (its writes are Write.InBatch).
 	inBatch bool
 }
 
 func newDB(be backend, hook FaultHook, batchHook BatchHook) *DB {
-	return &DB{be: be, hook: hook, batchHook: batchHook, memo: new(allocMemo)}
+	return &DB{be: be, hook: hook, batchHook: batchHook, memo: new(allocMemo), frozen: new(frozenStates)}
 }
 
 var (
@@ -79,7 +81,11 @@ func (d *DB) Reopen() (interfaces.StateDB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reopen %s: %w", d.be.name(), err)
 	}
-	return newDB(be, d.hook, d.batchHook), nil
+	db := newDB(be, d.hook, d.batchHook)
+	// The encodings of task states put frozen stay theirs: the restored
+	// runners' task states compare same to them (frozenTask.event).
+	db.frozen = d.frozen
+	return db, nil
 }
 
 // PutRaw stores value as is, without encoding or fault hook.
@@ -103,7 +109,7 @@ func (d *DB) PutAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, false) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, false, d.frozen.reuse(alloc.ID)) })
 }
 
 // PutUnchangedAllocation is PutAllocation of an alloc the caller promises
@@ -117,7 +123,7 @@ func (d *DB) PutUnchangedAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, true) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, true, d.frozen.reuse(alloc.ID)) })
 }
 
 // PutFrozenAllocation is PutAllocation of an alloc the caller promises
@@ -129,7 +135,7 @@ func (d *DB) PutFrozenAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encodeFrozen(alloc) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encodeFrozen(alloc, d.frozen.reuse(alloc.ID)) })
 }
 
 // GetAllAllocations implements StateDB.
@@ -191,7 +197,7 @@ func decodeAlloc(e rawAlloc) (*structs.Allocation, error) {
 
 // PutAcknowledgedState implements StateDB.
 func (d *DB) PutAcknowledgedState(allocID string, s *structs.AllocState) error {
-	return d.putAppended(allocID, "", KeyAcknowledgedState, func(b []byte) ([]byte, error) { return allocjson.AppendAllocState(b, s) })
+	return d.putAppended(allocID, "", KeyAcknowledgedState, func(b []byte) ([]byte, error) { return allocjson.AppendAllocState(b, s, d.frozen.reuse(allocID)) })
 }
 
 // GetAcknowledgedState implements StateDB.
@@ -236,7 +242,57 @@ func (d *DB) PutTaskRunnerLocalState(allocID, taskName string, ls *interfaces.Lo
 
 // PutTaskState implements StateDB.
 func (d *DB) PutTaskState(allocID, taskName string, ts *structs.TaskState) error {
-	return d.putAppended(allocID, taskName, KeyTaskState, func(b []byte) ([]byte, error) { return allocjson.AppendTaskState(b, ts) })
+	return d.putAppended(allocID, taskName, KeyTaskState, func(b []byte) ([]byte, error) {
+		return allocjson.AppendTaskState(b, taskName, ts, d.frozen.reuse(allocID), nil)
+	})
+}
+
+// PutFrozenTaskState is PutTaskState of a task state the caller promises
+// never to change after the call, nor any event it holds (nor to let
+// anything else change them): the DB remembers the task state, its
+// encoding and its events' (frozenStates), so that its task's next
+// frozen state copies the bytes of the events it still holds, and an
+// alloc or acknowledged state holding it copies its bytes, instead of
+// encoding them again. A task runner's published task states are such
+// (SharedTaskState): each is a new copy sharing the events it kept.
+func (d *DB) PutFrozenTaskState(allocID, taskName string, ts *structs.TaskState) error {
+	prev := d.frozen.get(allocID, taskName)
+	var put *frozenTask
+	err := d.putWith(allocID, taskName, KeyTaskState, false, func() ([]byte, error) {
+		if prev != nil && prev.ts == ts {
+			put = prev
+			return prev.enc, nil
+		}
+		var reuse allocjson.Reuse
+		if prev != nil {
+			reuse = taskReuse{prev: prev}
+		}
+		buf := scratchBufs.Get().(*[]byte)
+		defer func() {
+			if cap(*buf) <= maxScratch {
+				scratchBufs.Put(buf)
+			}
+		}()
+		var spans []allocjson.EventSpan
+		if ts != nil {
+			spans = make([]allocjson.EventSpan, 0, len(ts.Events))
+		}
+		b, err := allocjson.AppendTaskState((*buf)[:0], taskName, ts, reuse, &spans)
+		*buf = b
+		if err != nil {
+			return nil, err
+		}
+		// The store keeps these bytes (unborrowed) and the DB slices them:
+		// a copy of their exact length, never changed.
+		enc := make([]byte, len(b))
+		copy(enc, b)
+		put = &frozenTask{ts: ts, enc: enc, spans: spans}
+		return enc, nil
+	})
+	if put != nil {
+		d.frozen.set(allocID, taskName, put)
+	}
+	return err
 }
 
 // GetTaskRunnerState implements StateDB.
@@ -266,6 +322,7 @@ func (d *DB) DeleteTaskBucket(allocID, taskName string) error {
 	if err := checkIDs(allocID, taskName, true); err != nil {
 		return fmt.Errorf("%s: %w", w, err)
 	}
+	d.frozen.forget(allocID, taskName)
 	return d.write(w, func() error { return d.be.deleteTask(allocID, taskName) })
 }
 
@@ -276,6 +333,7 @@ func (d *DB) DeleteAllocationBucket(allocID string) error {
 		return fmt.Errorf("%s: %w", w, err)
 	}
 	d.memo.forget(allocID)
+	d.frozen.forget(allocID, "")
 	return d.write(w, func() error { return d.be.deleteAlloc(allocID) })
 }
 

@@ -33,6 +33,10 @@
 //     again; the write itself, fault hook and all, happens as for any put.
 //     PutUnchangedAllocation does the same without even comparing, for a
 //     caller that passes again the very alloc it put last, unchanged.
+//     PutFrozenTaskState keeps a task state its caller will never change
+//     with its encoding, so that later writes holding it, its events or
+//     events that compare same to them copy those bytes; every write
+//     still stores exactly encoding/json's bytes.
 //  2. Every Put stores an encoding and every Get decodes a fresh value, so
 //     values are deep-copied both ways: mutating what was put or what was
 //     got never changes the stored state. The memory store keeps the

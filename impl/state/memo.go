@@ -130,18 +130,20 @@ type memoEntry struct {
 // encode returns the JSON encoding of a, reusing the memoised bytes when
 // a equals the memoised alloc, or, with unchanged, when a is the pointer
 // they were last encoded from (the caller promises it did not change).
-func (m *allocMemo) encode(a *structs.Allocation, unchanged bool) ([]byte, error) {
-	return m.encodeAs(a, unchanged, false)
+func (m *allocMemo) encode(a *structs.Allocation, unchanged bool, reuse allocjson.Reuse) ([]byte, error) {
+	return m.encodeAs(a, unchanged, false, reuse)
 }
 
 // encodeFrozen is encode of an alloc its caller will never change: when
 // it must be encoded, it is kept as the memo's alloc itself (SameJSON to
 // a is what the bytes encode either way), with no decode.
-func (m *allocMemo) encodeFrozen(a *structs.Allocation) ([]byte, error) {
-	return m.encodeAs(a, false, true)
+func (m *allocMemo) encodeFrozen(a *structs.Allocation, reuse allocjson.Reuse) ([]byte, error) {
+	return m.encodeAs(a, false, true, reuse)
 }
 
-func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool) ([]byte, error) {
+// encodeAs encodes a, copying from reuse what it has of a's task states
+// when it must encode.
+func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool, reuse allocjson.Reuse) ([]byte, error) {
 	m.mu.Lock()
 	e, seen := m.entries[a.ID]
 	m.mu.Unlock()
@@ -163,7 +165,7 @@ func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool) ([]b
 			return nil, err
 		}
 	}
-	enc, err := allocjson.Alloc(a, job)
+	enc, err := allocjson.Alloc(a, job, reuse)
 	if err != nil {
 		return nil, err
 	}

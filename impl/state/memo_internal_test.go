@@ -17,26 +17,26 @@ func TestAllocMemoEntries(t *testing.T) {
 	var m allocMemo
 	plain := &structs.Allocation{ID: "a", Job: &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g",
 		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"n": 1.5}}}}}}}
-	enc, err := m.encode(plain, false)
+	enc, err := m.encode(plain, false, nil)
 	must.NoError(t, err)
 	want, _ := json.Marshal(plain)
 	must.Eq(t, string(want), string(enc))
 	must.NotNil(t, m.entries["a"].alloc)
-	again, err := m.encode(plain.Copy(), false)
+	again, err := m.encode(plain.Copy(), false, nil)
 	must.NoError(t, err)
 	must.True(t, &enc[0] == &again[0], must.Sprint("bytes of an unchanged alloc are reused"))
 
 	ints := plain.Copy()
 	ints.ID = "b"
 	ints.Job.TaskGroups[0].Tasks[0].Config["n"] = 1
-	enc, err = m.encode(ints, false)
+	enc, err = m.encode(ints, false, nil)
 	must.NoError(t, err)
 	want, _ = json.Marshal(ints)
 	must.Eq(t, string(want), string(enc))
 	e, seen := m.entries["b"]
 	must.True(t, seen)
 	must.Nil(t, e.alloc)
-	again, err = m.encode(ints.Copy(), false)
+	again, err = m.encode(ints.Copy(), false, nil)
 	must.NoError(t, err)
 	must.Eq(t, string(want), string(again))
 	must.Nil(t, m.entries["b"].alloc, must.Sprint("a marked alloc stays marked"))
@@ -53,22 +53,22 @@ func TestAllocMemoUnchanged(t *testing.T) {
 	var m allocMemo
 	a := &structs.Allocation{ID: "a", Job: &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g",
 		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"n": 1}}}}}}} // marked: an int
-	enc, err := m.encode(a, false)
+	enc, err := m.encode(a, false, nil)
 	must.NoError(t, err)
 	must.Nil(t, m.entries["a"].alloc)
-	again, err := m.encode(a, true)
+	again, err := m.encode(a, true, nil)
 	must.NoError(t, err)
 	must.True(t, &enc[0] == &again[0], must.Sprint("the pointer last encoded, unchanged: the same bytes"))
 
 	b := a.Copy()
 	b.ClientStatus = "running"
-	enc, err = m.encode(b, true) // not the pointer last encoded: encoded
+	enc, err = m.encode(b, true, nil) // not the pointer last encoded: encoded
 	must.NoError(t, err)
 	want, _ := json.Marshal(b)
 	must.Eq(t, string(want), string(enc))
 	must.True(t, m.entries["a"].src == b)
 
-	_, err = m.encode(a, true) // a is no longer the last one: encoded again
+	_, err = m.encode(a, true, nil) // a is no longer the last one: encoded again
 	must.NoError(t, err)
 	must.True(t, m.entries["a"].src == a)
 	want, _ = json.Marshal(a)
@@ -83,20 +83,20 @@ func TestAllocMemoFrozen(t *testing.T) {
 	var m allocMemo
 	a := &structs.Allocation{ID: "a", ClientStatus: "running", Job: &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g",
 		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"n": 1}}}}}}} // an int: a decode would not compare same
-	enc, err := m.encodeFrozen(a)
+	enc, err := m.encodeFrozen(a, nil)
 	must.NoError(t, err)
 	want, _ := json.Marshal(a)
 	must.Eq(t, string(want), string(enc))
 	must.True(t, m.entries["a"].alloc == a, must.Sprint("the frozen alloc is the memo's"))
 
 	for _, frozen := range []bool{false, true} {
-		again, err := m.encodeAs(a.Copy(), false, frozen)
+		again, err := m.encodeAs(a.Copy(), false, frozen, nil)
 		must.NoError(t, err)
 		must.True(t, &enc[0] == &again[0], must.Sprintf("an equal alloc (frozen %v) gets the bytes back", frozen))
 	}
 	b := a.Copy()
 	b.ClientStatus = "complete"
-	enc, err = m.encodeFrozen(b)
+	enc, err = m.encodeFrozen(b, nil)
 	must.NoError(t, err)
 	want, _ = json.Marshal(b)
 	must.Eq(t, string(want), string(enc))
@@ -112,7 +112,7 @@ func TestAllocMemoJobBytes(t *testing.T) {
 		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"s": "x"}}}}}}}
 	same := func(a *structs.Allocation, frozen bool) []byte {
 		t.Helper()
-		enc, err := m.encodeAs(a, false, frozen)
+		enc, err := m.encodeAs(a, false, frozen, nil)
 		must.NoError(t, err)
 		want, _ := json.Marshal(a)
 		must.Eq(t, string(want), string(enc))
@@ -147,7 +147,7 @@ func TestAllocMemoDecodesAJobOnce(t *testing.T) {
 	job := &structs.Job{ID: "j", TaskGroups: []*structs.TaskGroup{{Name: "g",
 		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"n": 1.5}}}}}}
 	for _, id := range []string{"a", "b"} {
-		_, err := m.encode(&structs.Allocation{ID: id, Job: job.Copy()}, false)
+		_, err := m.encode(&structs.Allocation{ID: id, Job: job.Copy()}, false, nil)
 		must.NoError(t, err)
 	}
 	must.NotNil(t, m.entries["a"].alloc)
@@ -157,13 +157,13 @@ func TestAllocMemoDecodesAJobOnce(t *testing.T) {
 	ints := job.Copy()
 	ints.TaskGroups[0].Tasks[0].Config["n"] = 1
 	for _, id := range []string{"c", "d"} {
-		_, err := m.encode(&structs.Allocation{ID: id, Job: ints.Copy()}, false)
+		_, err := m.encode(&structs.Allocation{ID: id, Job: ints.Copy()}, false, nil)
 		must.NoError(t, err)
 		must.Nil(t, m.entries[id].alloc, must.Sprint("an int comes back a float64: marked"))
 	}
 
 	for i := range maxDecodedJobs + 5 {
-		_, err := m.encode(&structs.Allocation{ID: fmt.Sprint("x", i), Job: &structs.Job{ID: fmt.Sprint("j", i)}}, false)
+		_, err := m.encode(&structs.Allocation{ID: fmt.Sprint("x", i), Job: &structs.Job{ID: fmt.Sprint("j", i)}}, false, nil)
 		must.NoError(t, err)
 	}
 	must.LessEq(t, maxDecodedJobs, len(m.jobs))
@@ -178,13 +178,13 @@ func TestAllocMemoKnownJob(t *testing.T) {
 	job := &structs.Job{ID: "j", Namespace: "default", TaskGroups: []*structs.TaskGroup{{Name: "g",
 		Tasks: []*structs.Task{{Name: "t", Config: map[string]any{"n": 1.5}}}}}}
 	first := &structs.Allocation{ID: "a", JobID: "j", Job: job}
-	_, err := m.encode(first, false)
+	_, err := m.encode(first, false, nil)
 	must.NoError(t, err)
 	known := m.byJob[jobKey{"default", "j"}]
 	must.NotNil(t, known.job)
 
 	second := &structs.Allocation{ID: "b", JobID: "j", Job: job.Copy()}
-	enc, err := m.encode(second, false)
+	enc, err := m.encode(second, false, nil)
 	must.NoError(t, err)
 	want, _ := json.Marshal(second)
 	must.Eq(t, string(want), string(enc))
@@ -193,7 +193,7 @@ func TestAllocMemoKnownJob(t *testing.T) {
 
 	changed := &structs.Allocation{ID: "c", JobID: "j", Job: job.Copy()}
 	changed.Job.Meta = map[string]string{"k": "v"}
-	enc, err = m.encode(changed, false)
+	enc, err = m.encode(changed, false, nil)
 	must.NoError(t, err)
 	want, _ = json.Marshal(changed)
 	must.Eq(t, string(want), string(enc))
@@ -201,7 +201,7 @@ func TestAllocMemoKnownJob(t *testing.T) {
 	must.Eq(t, "v", m.byJob[jobKey{"default", "j"}].job.Meta["k"], must.Sprint("and remembered in its place"))
 
 	frozen := &structs.Allocation{ID: "d", JobID: "j", Job: changed.Job.Copy()}
-	enc, err = m.encodeFrozen(frozen)
+	enc, err = m.encodeFrozen(frozen, nil)
 	must.NoError(t, err)
 	want, _ = json.Marshal(frozen)
 	must.Eq(t, string(want), string(enc))

@@ -64,12 +64,25 @@ func (tr *TaskRunner) changeStateLocked(fn func(ts *structs.TaskState)) {
 	// One copy is both written and published: the state DB changes
 	// nothing it is given (interfaces.StateDB), and only a change under
 	// taskStateMu, held here, moves tr.state.
-	if err := tr.cfg.StateDB.PutTaskState(tr.allocID, tr.taskName, cp); err != nil {
+	put := tr.cfg.StateDB.PutTaskState
+	if db, ok := tr.cfg.StateDB.(frozenTaskStatePutter); ok {
+		put = db.PutFrozenTaskState // cp is never changed, nor its events
+	}
+	if err := put(tr.allocID, tr.taskName, cp); err != nil {
 		tr.logger.Error("failed to persist task state", "error", err)
 	}
 	tr.stateMu.Lock()
 	tr.publishLocked(cp)
 	tr.stateMu.Unlock()
+}
+
+// frozenTaskStatePutter is a state DB (impl/state.DB) that keeps a task
+// state the caller will never change, with its encoding, so that the
+// task's next state and the allocs holding it copy its events' bytes
+// (PutFrozenTaskState): the published copies are such. Any other state
+// DB gets PutTaskState.
+type frozenTaskStatePutter interface {
+	PutFrozenTaskState(allocID, taskName string, ts *structs.TaskState) error
 }
 
 // notify tells the alloc runner the task state changed; never called with

@@ -13,19 +13,19 @@ import (
 // (the state DB's memo: a job is most of an alloc's bytes and the same
 // at every write of it) encodes it once. Whatever the hand encoder does
 // not write exactly as encoding/json would sends the whole alloc to
-// json.Marshal.
-func Alloc(a *structs.Allocation, job []byte) ([]byte, error) {
+// json.Marshal. reuse is as for AppendTaskState.
+func Alloc(a *structs.Allocation, job []byte, reuse Reuse) ([]byte, error) {
 	if a == nil {
 		return json.Marshal(a)
 	}
 	return pooled(func(b []byte) ([]byte, error) {
-		return appendHand(b, a, func(b []byte) ([]byte, bool) { return appendAlloc(b, a, job) })
+		return appendHand(b, a, func(b []byte) ([]byte, bool) { return appendAlloc(b, a, job, reuse) })
 	})
 }
 
 // appendAlloc writes a's fields in structs.Allocation's order, job as
 // the Job field's bytes.
-func appendAlloc(b []byte, a *structs.Allocation, job []byte) ([]byte, bool) {
+func appendAlloc(b []byte, a *structs.Allocation, job []byte, reuse Reuse) ([]byte, bool) {
 	ok := true
 	for _, f := range []struct{ key, v string }{
 		{`{"ID":`, a.ID}, {`,"Name":`, a.Name}, {`,"NodeID":`, a.NodeID}, {`,"Namespace":`, a.Namespace}, {`,"JobID":`, a.JobID},
@@ -43,7 +43,7 @@ func appendAlloc(b []byte, a *structs.Allocation, job []byte) ([]byte, bool) {
 		b, ok = appendString(b, f.v, ok)
 	}
 	b = append(b, `,"TaskStates":`...)
-	b, ok = appendTaskStates(b, a.TaskStates, ok)
+	b, ok = appendTaskStates(b, a.TaskStates, reuse, ok)
 	if !ok {
 		return b, false
 	}
@@ -86,7 +86,7 @@ func ListLen(allocs []*structs.Allocation) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		b, ok := appendAlloc((*buf)[:0], a, job)
+		b, ok := appendAlloc((*buf)[:0], a, job, nil)
 		*buf = b
 		if !ok {
 			enc, err := json.Marshal(a)

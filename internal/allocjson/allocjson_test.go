@@ -3,6 +3,7 @@ package allocjson
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -129,7 +130,7 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 	for _, plain := range []bool{true, false} {
 		t.Run(fmt.Sprintf("task state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			ts := genJSONTaskState(plain).Draw(t, "ts")
-			got, err := AppendTaskState([]byte(prefix), ts)
+			got, err := AppendTaskState([]byte(prefix), "web", ts, nil, nil)
 			same(t, afterPrefix(t, got), err, ts)
 		}))
 		t.Run(fmt.Sprintf("alloc, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
@@ -141,7 +142,7 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, err := Alloc(a, job)
+			got, err := Alloc(a, job, nil)
 			same(t, got, err, a)
 		}))
 		t.Run(fmt.Sprintf("alloc list length, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
@@ -157,7 +158,7 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 		}))
 		t.Run(fmt.Sprintf("alloc state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			s := genJSONAllocState(plain).Draw(t, "s")
-			got, err := AppendAllocState([]byte(prefix), s)
+			got, err := AppendAllocState([]byte(prefix), s, nil)
 			same(t, afterPrefix(t, got), err, s)
 		}))
 		t.Run(fmt.Sprintf("local state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
@@ -169,13 +170,13 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 	t.Run("plain values take the hand path", func(t *testing.T) {
 		ev := structs.NewTaskEvent(structs.TaskStarted, time.Unix(1, 2)).SetMessage("started ok")
 		ts := &structs.TaskState{State: structs.TaskStateRunning, StartedAt: time.Unix(5, 0).UTC(), Events: []*structs.TaskEvent{ev, nil}}
-		if _, ok := appendTaskState(nil, ts); !ok {
+		if _, ok := appendTaskState(nil, "web", ts, nil, nil); !ok {
 			t.Fatal("a plain task state fell back to json.Marshal")
 		}
-		if _, ok := appendAllocState(nil, &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}); !ok {
+		if _, ok := appendAllocState(nil, &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}, nil); !ok {
 			t.Fatal("a plain alloc state fell back to json.Marshal")
 		}
-		if _, ok := appendAlloc(nil, &structs.Allocation{ID: "a1", ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}, []byte("null")); !ok {
+		if _, ok := appendAlloc(nil, &structs.Allocation{ID: "a1", ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}, []byte("null"), nil); !ok {
 			t.Fatal("a plain alloc fell back to json.Marshal")
 		}
 		ls := &interfaces.LocalState{
@@ -223,5 +224,59 @@ func TestLocalStateIsJSONMarshal(t *testing.T) {
 		want, err := json.Marshal(ls)
 		must.NoError(t, err)
 		must.Eq(t, string(want), string(got), must.Sprintf("case %d", i))
+	}
+}
+
+// knownEncodings is a Reuse over task states encoded before, each with
+// the spans of its events.
+type knownEncodings struct {
+	states map[*structs.TaskState][]byte
+	events map[*structs.TaskEvent][]byte
+}
+
+func (k knownEncodings) TaskState(task string, ts *structs.TaskState) []byte { return k.states[ts] }
+func (k knownEncodings) Event(task string, e *structs.TaskEvent) []byte      { return k.events[e] }
+
+// TestReuseIsMarshal: what an encoder copies from a Reuse leaves its
+// bytes json.Marshal's: a task state sharing some events with one
+// encoded before (its spans offered back), and alloc states and allocs
+// holding that very task state. Each span is its event's encoding.
+func TestReuseIsMarshal(t *testing.T) {
+	for _, plain := range []bool{true, false} {
+		t.Run(fmt.Sprintf("plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
+			first := genJSONTaskState(plain).Draw(t, "first")
+			var spans []EventSpan
+			enc, err := AppendTaskState([]byte(prefix), "web", first, nil, &spans)
+			if err != nil {
+				t.Skip("unencodable")
+			}
+			k := knownEncodings{states: map[*structs.TaskState][]byte{}, events: map[*structs.TaskEvent][]byte{}}
+			k.states[first] = enc[len(prefix):]
+			for _, sp := range spans {
+				want, _ := json.Marshal(sp.Event)
+				if got := enc[sp.Start:sp.End]; string(got) != string(want) {
+					t.Fatalf("span of event %v = %s, want %s", sp.Event, got, want)
+				}
+				k.events[sp.Event] = enc[sp.Start:sp.End]
+			}
+			if first != nil && len(spans) != 0 && len(spans) != len(first.Events) {
+				t.Fatalf("%d spans for %d events", len(spans), len(first.Events))
+			}
+			// The next state: some of first's events, in order, then new ones.
+			next := genJSONTaskState(plain).Draw(t, "next")
+			if next != nil && first != nil && first.Events != nil {
+				keep := rapid.IntRange(0, len(first.Events)).Draw(t, "keep")
+				next.Events = append(slices.Clone(first.Events[len(first.Events)-keep:]), next.Events...)
+			}
+			got, err := AppendTaskState([]byte(prefix), "web", next, k, nil)
+			if want, wantErr := json.Marshal(next); (err == nil) != (wantErr == nil) || string(afterPrefix(t, got)) != string(want) {
+				t.Fatalf("reusing:\n got %s (%v)\nwant %s (%v)", afterPrefix(t, got), err, want, wantErr)
+			}
+			s := &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": first, "db": next}}
+			gotState, err := AppendAllocState(nil, s, k)
+			if want, wantErr := json.Marshal(s); (err == nil) != (wantErr == nil) || string(gotState) != string(want) {
+				t.Fatalf("alloc state reusing:\n got %s (%v)\nwant %s (%v)", gotState, err, want, wantErr)
+			}
+		}))
 	}
 }

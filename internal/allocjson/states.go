@@ -23,14 +23,50 @@ import (
 // (TestHandEncodingIsMarshal). On error b is returned as it was.
 // Appending lets the state DB encode into a scratch buffer that its
 // memory store copies into the memory of the value it replaces.
-func AppendTaskState(b []byte, ts *structs.TaskState) ([]byte, error) {
-	return appendHand(b, ts, func(b []byte) ([]byte, bool) { return appendTaskState(b, ts) })
+//
+// reuse, if not nil, holds encodings the encoder copies instead of
+// writing them again (Reuse). AppendTaskState also appends to spans, if
+// not nil, where each of ts's events lies in the result (none when the
+// whole value went to json.Marshal), so that a caller can offer those
+// bytes back through a Reuse.
+func AppendTaskState(b []byte, task string, ts *structs.TaskState, reuse Reuse, spans *[]EventSpan) ([]byte, error) {
+	n, k := len(b), 0
+	if spans != nil {
+		k = len(*spans)
+	}
+	out, ok := appendTaskState(b, task, ts, reuse, spans)
+	if ok {
+		return out, nil
+	}
+	if spans != nil {
+		*spans = (*spans)[:k]
+	}
+	return appendMarshal(out[:n], ts)
 }
 
 // AppendAllocState appends json.Marshal(s)'s bytes to b (see
 // AppendTaskState).
-func AppendAllocState(b []byte, s *structs.AllocState) ([]byte, error) {
-	return appendHand(b, s, func(b []byte) ([]byte, bool) { return appendAllocState(b, s) })
+func AppendAllocState(b []byte, s *structs.AllocState, reuse Reuse) ([]byte, error) {
+	return appendHand(b, s, func(b []byte) ([]byte, bool) { return appendAllocState(b, s, reuse) })
+}
+
+// Reuse is what an encoder may copy instead of writing: the encodings
+// (json.Marshal's bytes) of task states and events that nothing ever
+// changes, by the task they belong to. Each method returns nil when it
+// has none for that pointer. The state DB offers the task states a task
+// runner put frozen (state.DB.PutFrozenTaskState): the alloc and the
+// acknowledged state written next hold the very same task states, and
+// the task's next state the same events but one.
+type Reuse interface {
+	TaskState(task string, ts *structs.TaskState) []byte
+	Event(task string, e *structs.TaskEvent) []byte
+}
+
+// EventSpan is where one event's encoding lies in an encoded task
+// state: b[Start:End].
+type EventSpan struct {
+	Event      *structs.TaskEvent
+	Start, End int
 }
 
 // appendHand appends what write writes to b, or, if that is not exactly
@@ -85,7 +121,7 @@ func pooled(write func([]byte) ([]byte, error)) ([]byte, error) {
 	return out, err
 }
 
-func appendAllocState(b []byte, s *structs.AllocState) ([]byte, bool) {
+func appendAllocState(b []byte, s *structs.AllocState, reuse Reuse) ([]byte, bool) {
 	if s == nil {
 		return append(b, "null"...), true
 	}
@@ -95,7 +131,7 @@ func appendAllocState(b []byte, s *structs.AllocState) ([]byte, bool) {
 	b = append(b, `,"ClientDescription":`...)
 	b, ok = appendString(b, s.ClientDescription, ok)
 	b = append(b, `,"TaskStates":`...)
-	b, ok = appendTaskStates(b, s.TaskStates, ok)
+	b, ok = appendTaskStates(b, s.TaskStates, reuse, ok)
 	if !ok {
 		return b, false
 	}
@@ -104,7 +140,7 @@ func appendAllocState(b []byte, s *structs.AllocState) ([]byte, bool) {
 }
 
 // appendTaskStates writes a TaskStates map, its keys sorted.
-func appendTaskStates(b []byte, states map[string]*structs.TaskState, ok bool) ([]byte, bool) {
+func appendTaskStates(b []byte, states map[string]*structs.TaskState, reuse Reuse, ok bool) ([]byte, bool) {
 	if states == nil {
 		return append(b, "null"...), ok
 	}
@@ -117,7 +153,7 @@ func appendTaskStates(b []byte, states map[string]*structs.TaskState, ok bool) (
 		b, ok = appendString(b, name, ok)
 		b = append(b, ':')
 		var tsOK bool
-		b, tsOK = appendTaskState(b, states[name])
+		b, tsOK = appendTaskState(b, name, states[name], reuse, nil)
 		ok = ok && tsOK
 	}
 	return append(b, '}'), ok
@@ -140,9 +176,16 @@ func appendStatuses(b []byte, ds *structs.AllocDeploymentStatus, ns *structs.All
 	return b, true
 }
 
-func appendTaskState(b []byte, ts *structs.TaskState) ([]byte, bool) {
+// appendTaskState writes ts, copying from reuse what it has (the whole
+// state when recording no spans, else its events).
+func appendTaskState(b []byte, task string, ts *structs.TaskState, reuse Reuse, spans *[]EventSpan) ([]byte, bool) {
 	if ts == nil {
 		return append(b, "null"...), true
+	}
+	if reuse != nil && spans == nil {
+		if enc := reuse.TaskState(task, ts); enc != nil {
+			return append(b, enc...), true
+		}
 	}
 	ok := true
 	b = append(b, `{"State":`...)
@@ -166,13 +209,28 @@ func appendTaskState(b []byte, ts *structs.TaskState) ([]byte, bool) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b, ok = appendTaskEvent(b, e, ok)
+			start := len(b)
+			if enc := reusedEvent(reuse, task, e); enc != nil {
+				b = append(b, enc...)
+			} else {
+				b, ok = appendTaskEvent(b, e, ok)
+			}
+			if spans != nil {
+				*spans = append(*spans, EventSpan{Event: e, Start: start, End: len(b)})
+			}
 		}
 		b = append(b, ']')
 	}
 	b = append(b, `,"Paused":`...)
 	b, ok = appendString(b, string(ts.Paused), ok)
 	return append(b, '}'), ok
+}
+
+func reusedEvent(reuse Reuse, task string, e *structs.TaskEvent) []byte {
+	if reuse == nil {
+		return nil
+	}
+	return reuse.Event(task, e)
 }
 
 func appendTaskEvent(b []byte, e *structs.TaskEvent, ok bool) ([]byte, bool) {
