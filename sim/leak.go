@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"reflect"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -118,7 +119,12 @@ var recordsPool = sync.Pool{New: func() any { return new([]runtime.StackRecord) 
 // tell, so the caller falls back to the labels: a stack the profile
 // truncated, another check's goroutines, a goroutine some callback
 // started.
+//
+// It is never inlined: checking finds it in a stack by its entry.
+//
+//go:noinline
 func onlyHarnessGoroutines() bool {
+	self := runtime.FuncForPC(reflect.ValueOf(onlyHarnessGoroutines).Pointer()).Entry()
 	p := recordsPool.Get().(*[]runtime.StackRecord)
 	defer recordsPool.Put(p)
 	n, ok := 0, false
@@ -132,7 +138,7 @@ func onlyHarnessGoroutines() bool {
 		r := &(*p)[i]
 		stk := r.Stack()
 		switch {
-		case checking(stk):
+		case checking(stk, self):
 			// This goroutine, or another world's at the same point.
 		case len(stk) < 2 || len(stk) == len(r.Stack0):
 			return false // truncated: the entry is not in it
@@ -146,22 +152,16 @@ func onlyHarnessGoroutines() bool {
 // checking reports whether a goroutine's stack (innermost frame first)
 // is in onlyHarnessGoroutines: a world's goroutine checking for leaks,
 // which is not a runner's (the world never checks from inside
-// withIncarnation).
-func checking(stk []uintptr) bool {
-	frames := runtime.CallersFrames(stk[:min(len(stk), 3)])
-	for {
-		f, more := frames.Next()
-		if f.Function == onlyHarnessGoroutinesName {
+// withIncarnation). It compares function entries, which needs no file
+// and line lookup.
+func checking(stk []uintptr, self uintptr) bool {
+	for _, pc := range stk[:min(len(stk), 3)] {
+		if f := runtime.FuncForPC(pc - 1); f != nil && f.Entry() == self {
 			return true
 		}
-		if !more {
-			return false
-		}
 	}
+	return false
 }
-
-// onlyHarnessGoroutinesName is onlyHarnessGoroutines as a stack names it.
-const onlyHarnessGoroutinesName = "github.com/allocsim/allocsim/sim.onlyHarnessGoroutines"
 
 // entry is the harness entry function of a goroutine whose stack ends
 // with tail (its entry's frame, then runtime.goexit), or "" if it is not

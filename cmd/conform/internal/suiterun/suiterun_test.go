@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -155,5 +156,30 @@ func TestMergeShards(t *testing.T) {
 			gotIDs = append(gotIDs, p.ID)
 		}
 		must.Eq(t, ids, gotIDs)
+	}
+}
+
+// TestSuiteEnv: the test processes get conform's GOGC, GOMAXPROCS and
+// memprofilerate settings only where conform's environment leaves them.
+func TestSuiteEnv(t *testing.T) {
+	for _, tc := range []struct {
+		gogc, debug string // "-": unset
+		want        []string
+	}{
+		{gogc: "-", debug: "-", want: []string{"GODEBUG=memprofilerate=0", "GOGC=400"}},
+		{gogc: "100", debug: "", want: []string{"GODEBUG=memprofilerate=0"}},
+		{gogc: "100", debug: "gctrace=1", want: []string{"GODEBUG=gctrace=1,memprofilerate=0"}},
+		{gogc: "100", debug: "memprofilerate=1", want: nil},
+	} {
+		for k, v := range map[string]string{"GOGC": tc.gogc, "GODEBUG": tc.debug} {
+			t.Setenv(k, v) // restored after the test
+			if v == "-" {
+				os.Unsetenv(k)
+			}
+		}
+		t.Setenv("GOMAXPROCS", "2")
+		if got := suiteEnv(); !slices.Equal(got, tc.want) {
+			t.Errorf("GOGC %q GODEBUG %q: suiteEnv() = %q, want %q", tc.gogc, tc.debug, got, tc.want)
+		}
 	}
 }
