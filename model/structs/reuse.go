@@ -1,7 +1,5 @@
 package structs
 
-import "maps"
-
 // Copies that share with an earlier copy. A client pushes an alloc many
 // times while little of it changes (one task's state, one new event),
 // and its watchers (the simulated world, the sync buffer) deep-copied
@@ -108,7 +106,7 @@ func (s *TaskState) CopySharingEvents(prev *TaskState) *TaskState {
 		// Events are appended, the oldest dropped past MaxTaskEvents: an
 		// old event sits where it sat in prev, or one place earlier.
 		for _, j := range [2]int{i, i + 1} {
-			if j < len(prev.Events) && sameTaskEvent(e, prev.Events[j]) {
+			if j < len(prev.Events) && e.SameJSON(prev.Events[j]) {
 				out.Events[i] = prev.Events[j]
 				break
 			}
@@ -140,26 +138,9 @@ func sameTaskState(s, t *TaskState) bool {
 		return false
 	}
 	for i, e := range s.Events {
-		if !sameTaskEvent(e, t.Events[i]) {
+		if !e.SameJSON(t.Events[i]) {
 			return false
 		}
 	}
 	return true
-}
-
-// sameTaskEvent reports whether a copy of e would equal f in every field
-// (TestSameTaskEventComparesEveryField keeps the list whole).
-func sameTaskEvent(e, f *TaskEvent) bool {
-	if e == nil || f == nil {
-		return e == f
-	}
-	return e.Type == f.Type && e.Time == f.Time && e.Message == f.Message &&
-		e.DisplayMessage == f.DisplayMessage && e.FailsTask == f.FailsTask &&
-		e.RestartReason == f.RestartReason && e.SetupError == f.SetupError &&
-		e.DriverError == f.DriverError && e.ExitCode == f.ExitCode && e.Signal == f.Signal &&
-		e.KillReason == f.KillReason && e.KillTimeout == f.KillTimeout && e.KillError == f.KillError &&
-		e.StartDelay == f.StartDelay && e.FailedSibling == f.FailedSibling &&
-		e.TaskSignal == f.TaskSignal && e.TaskSignalReason == f.TaskSignalReason &&
-		e.ValidationError == f.ValidationError &&
-		(e.Details == nil) == (f.Details == nil) && maps.Equal(e.Details, f.Details)
 }

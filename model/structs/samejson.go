@@ -50,7 +50,9 @@ func (s *TaskState) SameJSON(o *TaskState) bool {
 }
 
 // SameJSON reports whether e and o certainly encode alike (Allocation's
-// SameJSON).
+// SameJSON): they are equal in every field, so a copy may share o for e
+// (CopySharingEvents; TestSameJSONComparesEveryEventField keeps the
+// field list whole).
 func (e *TaskEvent) SameJSON(o *TaskEvent) bool {
 	if e == nil || o == nil || e == o {
 		return e == o
