@@ -13,8 +13,10 @@ import (
 )
 
 // backend is a byte store with the STATE-1 layout. An empty task means an
-// alloc-level key. put takes val over (the DB never changes it afterwards,
-// so a backend may keep it as is), get returns copies; backends return
+// alloc-level key. put takes val over (the DB does not change it while it
+// is the key's value, so a backend may keep it as is, and only as that:
+// once the key is written again the DB may reuse the memory), get
+// returns copies; backends return
 // ErrClosed once closed. The DB above them does encoding, checks,
 // ordering and faults, so that both stores behave the same.
 type backend interface {
@@ -109,7 +111,7 @@ func (d *DB) PutAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, false, d.frozen.reuse(alloc.ID)) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, false, d.frozen) })
 }
 
 // PutUnchangedAllocation is PutAllocation of an alloc the caller promises
@@ -123,7 +125,7 @@ func (d *DB) PutUnchangedAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, true, d.frozen.reuse(alloc.ID)) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, true, d.frozen) })
 }
 
 // PutFrozenAllocation is PutAllocation of an alloc the caller promises
@@ -135,7 +137,7 @@ func (d *DB) PutFrozenAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encodeFrozen(alloc, d.frozen.reuse(alloc.ID)) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encodeFrozen(alloc, d.frozen) })
 }
 
 // GetAllAllocations implements StateDB.
@@ -197,7 +199,7 @@ func decodeAlloc(e rawAlloc) (*structs.Allocation, error) {
 
 // PutAcknowledgedState implements StateDB.
 func (d *DB) PutAcknowledgedState(allocID string, s *structs.AllocState) error {
-	return d.putAppended(allocID, "", KeyAcknowledgedState, func(b []byte) ([]byte, error) { return allocjson.AppendAllocState(b, s, d.frozen.reuse(allocID)) })
+	return d.putAppended(allocID, "", KeyAcknowledgedState, func(b []byte) ([]byte, error) { return allocjson.AppendAllocState(b, allocID, s, d.frozen) })
 }
 
 // GetAcknowledgedState implements StateDB.
@@ -243,13 +245,14 @@ func (d *DB) PutTaskRunnerLocalState(allocID, taskName string, ls *interfaces.Lo
 // PutTaskState implements StateDB.
 func (d *DB) PutTaskState(allocID, taskName string, ts *structs.TaskState) error {
 	return d.putAppended(allocID, taskName, KeyTaskState, func(b []byte) ([]byte, error) {
-		return allocjson.AppendTaskState(b, taskName, ts, d.frozen.reuse(allocID), nil)
+		return allocjson.AppendTaskState(b, allocID, taskName, ts, d.frozen, nil)
 	})
 }
 
 // PutFrozenTaskState is PutTaskState of a task state the caller promises
 // never to change after the call, nor any event it holds (nor to let
-// anything else change them): the DB remembers the task state, its
+// anything else change them), and that puts no other task state of that
+// task concurrently with this call: the DB remembers the task state, its
 // encoding and its events' (frozenStates), so that its task's next
 // frozen state copies the bytes of the events it still holds, and an
 // alloc or acknowledged state holding it copies its bytes, instead of
@@ -277,20 +280,19 @@ func (d *DB) PutFrozenTaskState(allocID, taskName string, ts *structs.TaskState)
 		if ts != nil {
 			spans = make([]allocjson.EventSpan, 0, len(ts.Events))
 		}
-		b, err := allocjson.AppendTaskState((*buf)[:0], taskName, ts, reuse, &spans)
+		b, err := allocjson.AppendTaskState((*buf)[:0], allocID, taskName, ts, reuse, &spans)
 		*buf = b
 		if err != nil {
 			return nil, err
 		}
-		// The store keeps these bytes (unborrowed) and the DB slices them:
-		// a copy of their exact length, never changed.
-		enc := make([]byte, len(b))
-		copy(enc, b)
+		// The store keeps these bytes (unborrowed) until the task's next
+		// write, and the DB offers them until its next frozen put.
+		enc := d.frozen.copyOf(b)
 		put = &frozenTask{ts: ts, enc: enc, spans: spans}
 		return enc, nil
 	})
 	if put != nil {
-		d.frozen.set(allocID, taskName, put)
+		d.frozen.replace(allocID, taskName, prev, put, err == nil)
 	}
 	return err
 }

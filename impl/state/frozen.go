@@ -19,14 +19,21 @@ import (
 //
 // Only pointers the caller promised never to change are remembered, so a
 // pointer's bytes stay its encoding, and an event that compares same to
-// one of them encodes as it does; the bytes are the stored value,
-// which the store never changes either (a frozen put hands its buffer
-// over, unborrowed). Memory: one task state and its span list per task,
-// the task state the runner holds anyway.
+// one of them encodes as it does. The bytes are the stored value: a
+// frozen put hands its buffer to the store unborrowed. Readers copy them
+// under mu (the allocjson.Reuse methods), so once a later put of the
+// task replaced them in the store and here, nothing holds them, and the
+// next frozen put writes into them (spare) instead of allocating: the
+// memory store's in-place writes, which a borrowed put gets. Memory: one
+// span list per task, a few spare buffers per DB.
 type frozenStates struct {
 	mu     sync.Mutex
 	allocs map[string]map[string]*frozenTask
+	spare  [][]byte // replaced encodings, held by nothing (at most maxSpare)
 }
+
+// maxSpare bounds frozenStates.spare.
+const maxSpare = 4
 
 // frozenTask is a task state put frozen and its encoding.
 type frozenTask struct {
@@ -41,7 +48,10 @@ func (f *frozenStates) get(allocID, task string) *frozenTask {
 	return f.allocs[allocID][task]
 }
 
-func (f *frozenStates) set(allocID, task string, ft *frozenTask) {
+// replace makes ft the task's frozen state. stored: the put of ft
+// succeeded, so the store no longer holds prev's encoding (it held it
+// only as the task's value) and it becomes spare, unless ft reuses it.
+func (f *frozenStates) replace(allocID, task string, prev, ft *frozenTask, stored bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.allocs == nil {
@@ -52,11 +62,40 @@ func (f *frozenStates) set(allocID, task string, ft *frozenTask) {
 		tasks = map[string]*frozenTask{}
 		f.allocs[allocID] = tasks
 	}
+	if tasks[task] != prev {
+		// The bucket was deleted (forget) meanwhile: remember nothing of
+		// a put that raced with the delete.
+		prev, stored = nil, false
+	}
 	tasks[task] = ft
+	if stored && prev != nil && prev != ft {
+		if len(f.spare) == maxSpare { // the oldest goes
+			f.spare = append(f.spare[:0], f.spare[1:]...)
+		}
+		f.spare = append(f.spare, prev.enc[:0])
+	}
+}
+
+// copyOf returns a copy of b in a spare buffer that holds it and is less
+// than twice its size (a stored value stays near its size), or in a new
+// one with the room its allocation had (append's), so that a slightly
+// longer next state fits it too.
+func (f *frozenStates) copyOf(b []byte) []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := len(b)
+	for i, s := range f.spare {
+		if c := cap(s); c >= n && c < 2*n {
+			f.spare = append(f.spare[:i], f.spare[i+1:]...)
+			return append(s[:0], b...)
+		}
+	}
+	return append([]byte(nil), b...)
 }
 
 // forget drops what is remembered of a task, or of every task of the
-// alloc when task is empty (its bucket was deleted).
+// alloc when task is empty (its bucket was deleted). The encodings are
+// not spare: the store may still hold one whose delete failed.
 func (f *frozenStates) forget(allocID, task string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -67,28 +106,31 @@ func (f *frozenStates) forget(allocID, task string) {
 	delete(f.allocs[allocID], task)
 }
 
-// reuse is the allocjson.Reuse of one alloc's remembered task states.
-func (f *frozenStates) reuse(allocID string) allocjson.Reuse {
-	return frozenReuse{f: f, allocID: allocID}
-}
+var _ allocjson.Reuse = (*frozenStates)(nil)
 
-type frozenReuse struct {
-	f       *frozenStates
-	allocID string
-}
-
-func (r frozenReuse) TaskState(task string, ts *structs.TaskState) []byte {
-	if ft := r.f.get(r.allocID, task); ft != nil && ft.ts == ts {
-		return ft.enc
+// AppendTaskState implements allocjson.Reuse: ts's encoding if it is the
+// task state last put frozen for the task.
+func (f *frozenStates) AppendTaskState(b []byte, allocID, task string, ts *structs.TaskState) ([]byte, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if ft := f.allocs[allocID][task]; ft != nil && ft.ts == ts {
+		return append(b, ft.enc...), true
 	}
-	return nil
+	return b, false
 }
 
-func (r frozenReuse) Event(task string, e *structs.TaskEvent) []byte {
-	if ft := r.f.get(r.allocID, task); ft != nil {
-		return ft.event(e)
+// AppendEvent implements allocjson.Reuse: e's encoding if it is, or
+// compares same to, an event of the task state last put frozen for the
+// task.
+func (f *frozenStates) AppendEvent(b []byte, allocID, task string, e *structs.TaskEvent) ([]byte, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if ft := f.allocs[allocID][task]; ft != nil {
+		if enc := ft.event(e); enc != nil {
+			return append(b, enc...), true
+		}
 	}
-	return nil
+	return b, false
 }
 
 // event is e's encoding if e is one of the task state's events, or
@@ -113,9 +155,18 @@ func (ft *frozenTask) event(e *structs.TaskEvent) []byte {
 }
 
 // taskReuse is the allocjson.Reuse a frozen put of a task's next state
-// encodes with: the events of its previous frozen state.
+// encodes with: the events of its previous frozen state. It reads prev
+// without the lock: puts of one task are never concurrent
+// (PutFrozenTaskState), and only the next one makes prev's bytes spare.
 type taskReuse struct{ prev *frozenTask }
 
-func (r taskReuse) TaskState(string, *structs.TaskState) []byte { return nil }
+func (r taskReuse) AppendTaskState(b []byte, _, _ string, _ *structs.TaskState) ([]byte, bool) {
+	return b, false
+}
 
-func (r taskReuse) Event(_ string, e *structs.TaskEvent) []byte { return r.prev.event(e) }
+func (r taskReuse) AppendEvent(b []byte, _, _ string, e *structs.TaskEvent) ([]byte, bool) {
+	if enc := r.prev.event(e); enc != nil {
+		return append(b, enc...), true
+	}
+	return b, false
+}

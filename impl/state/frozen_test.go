@@ -2,7 +2,9 @@ package state_test
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,16 +27,32 @@ import (
 // states are theirs.
 func TestFrozenTaskStateProperty(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		var db interfaces.StateDB = state.NewMemDB(state.MemConfig{})
+		failNext := false // the next write fails (STATE-1 fault), nothing written
+		var db interfaces.StateDB = state.NewMemDB(state.MemConfig{FaultHook: func(state.Write) error {
+			if failNext {
+				failNext = false
+				return errors.New("injected")
+			}
+			return nil
+		}})
 		const id = "a1"
 		tasks := []string{"web", "db"}
 		frozen := map[string]*structs.TaskState{} // never changed once put
+		// stored is every key's bytes as last written: a frozen put reuses
+		// the memory of a replaced encoding, never of one still stored.
+		stored := map[[2]string]string{}
+		verify := func() {
+			for k, want := range stored {
+				got, err := state.RawValue(db.(*state.DB), id, k[0], k[1])
+				must.NoError(rt, err)
+				must.Eq(rt, want, string(got), must.Sprint(k))
+			}
+		}
 		check := func(task, key string, v any) {
 			want, err := json.Marshal(v)
 			must.NoError(rt, err)
-			got, err := state.RawValue(db.(*state.DB), id, task, key)
-			must.NoError(rt, err)
-			must.Eq(rt, string(want), string(got))
+			stored[[2]string{task, key}] = string(want)
+			verify()
 		}
 		// held is what a state put beside the frozen ones holds for task:
 		// the frozen state itself, a deep copy, or a copy with one event
@@ -79,12 +97,26 @@ func TestFrozenTaskStateProperty(t *testing.T) {
 					keep := rapid.IntRange(0, len(prev.Events)).Draw(rt, "keep")
 					next.Events = append(slices.Clone(prev.Events[len(prev.Events)-keep:]), next.Events...)
 				}
-				if rapid.Bool().Draw(rt, "again") && frozen[task] != nil {
-					next = frozen[task] // the very state put last
+				switch prev := frozen[task]; {
+				case prev == nil:
+				case rapid.Bool().Draw(rt, "again"):
+					next = prev // the very state put last
+				case rapid.Bool().Draw(rt, "same size"):
+					// A state whose encoding is as long as the last one's,
+					// so a spare buffer fits it.
+					cp := *prev
+					cp.Failed = !cp.Failed
+					cp.Restarts ^= 1
+					next = &cp
 				}
-				must.NoError(rt, db.(*state.DB).PutFrozenTaskState(id, task, next))
-				frozen[task] = next
-				check(task, state.KeyTaskState, next)
+				failNext = rapid.IntRange(0, 3).Draw(rt, "fails") == 0
+				err := db.(*state.DB).PutFrozenTaskState(id, task, next)
+				frozen[task] = next // published whether written or not
+				if failNext = false; err != nil {
+					verify() // nothing written, nothing of the stored values reused
+				} else {
+					check(task, state.KeyTaskState, next)
+				}
 			case 2:
 				s := &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{}}
 				for _, name := range tasks {
@@ -108,10 +140,65 @@ func TestFrozenTaskStateProperty(t *testing.T) {
 			case 6:
 				if rapid.Bool().Draw(rt, "whole alloc") {
 					must.NoError(rt, db.DeleteAllocationBucket(id))
+					clear(stored)
 				} else {
 					must.NoError(rt, db.DeleteTaskBucket(id, task))
+					for _, key := range []string{state.KeyTaskState, state.KeyLocalState} {
+						delete(stored, [2]string{task, key})
+					}
 				}
 			}
 		}
 	})
+}
+
+// TestFrozenTaskStateConcurrentReaders: while a task's frozen states are
+// put one after another (each reusing the memory of the one before last),
+// acknowledged states holding the newest published state are written
+// from another goroutine, each storing exactly its own encoding. Run
+// under -race, it also shows that readers copy an encoding before its
+// memory is reused.
+func TestFrozenTaskStateConcurrentReaders(t *testing.T) {
+	db := state.NewMemDB(state.MemConfig{})
+	const id, task, n = "a1", "web", 300
+	var published atomic.Pointer[structs.TaskState]
+	first := &structs.TaskState{State: structs.TaskStateRunning}
+	published.Store(first)
+	must.NoError(t, db.PutFrozenTaskState(id, task, first))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		prev := first
+		for i := range n {
+			next := *prev
+			next.Events = append(slices.Clone(prev.Events[max(0, len(prev.Events)-9):]),
+				structs.NewTaskEvent(structs.TaskStarted, time.Unix(int64(i), 0)).SetMessage("started"))
+			next.Restarts = uint64(i % 2) // the same length every other put
+			must.NoError(t, db.PutFrozenTaskState(id, task, &next))
+			published.Store(&next)
+			prev = &next
+		}
+	}()
+	for i, running := 0, true; running; i++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		ts := published.Load()
+		if i%2 == 1 {
+			ts = ts.Copy() // its events compare same to the published ones'
+		}
+		s := &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{task: ts}}
+		must.NoError(t, db.PutAcknowledgedState(id, s))
+		want, err := json.Marshal(s)
+		must.NoError(t, err)
+		got, err := state.RawValue(db, id, "", state.KeyAcknowledgedState)
+		must.NoError(t, err)
+		must.Eq(t, string(want), string(got))
+	}
+	got, err := state.RawValue(db, id, task, state.KeyTaskState)
+	must.NoError(t, err)
+	want, _ := json.Marshal(published.Load())
+	must.Eq(t, string(want), string(got))
 }

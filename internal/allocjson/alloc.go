@@ -19,13 +19,13 @@ func Alloc(a *structs.Allocation, job []byte, reuse Reuse) ([]byte, error) {
 		return json.Marshal(a)
 	}
 	return pooled(func(b []byte) ([]byte, error) {
-		return appendHand(b, a, func(b []byte) ([]byte, bool) { return appendAlloc(b, a, job, reuse) })
+		return appendHand(b, a, func(b []byte) ([]byte, bool) { return appendAlloc(b, a, job, reuser{reuse, a.ID}) })
 	})
 }
 
 // appendAlloc writes a's fields in structs.Allocation's order, job as
 // the Job field's bytes.
-func appendAlloc(b []byte, a *structs.Allocation, job []byte, reuse Reuse) ([]byte, bool) {
+func appendAlloc(b []byte, a *structs.Allocation, job []byte, reuse reuser) ([]byte, bool) {
 	ok := true
 	for _, f := range []struct{ key, v string }{
 		{`{"ID":`, a.ID}, {`,"Name":`, a.Name}, {`,"NodeID":`, a.NodeID}, {`,"Namespace":`, a.Namespace}, {`,"JobID":`, a.JobID},
@@ -86,7 +86,7 @@ func ListLen(allocs []*structs.Allocation) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		b, ok := appendAlloc((*buf)[:0], a, job, nil)
+		b, ok := appendAlloc((*buf)[:0], a, job, reuser{})
 		*buf = b
 		if !ok {
 			enc, err := json.Marshal(a)

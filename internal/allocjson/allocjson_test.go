@@ -130,7 +130,7 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 	for _, plain := range []bool{true, false} {
 		t.Run(fmt.Sprintf("task state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			ts := genJSONTaskState(plain).Draw(t, "ts")
-			got, err := AppendTaskState([]byte(prefix), "web", ts, nil, nil)
+			got, err := AppendTaskState([]byte(prefix), "a1", "web", ts, nil, nil)
 			same(t, afterPrefix(t, got), err, ts)
 		}))
 		t.Run(fmt.Sprintf("alloc, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
@@ -158,7 +158,7 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 		}))
 		t.Run(fmt.Sprintf("alloc state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			s := genJSONAllocState(plain).Draw(t, "s")
-			got, err := AppendAllocState([]byte(prefix), s, nil)
+			got, err := AppendAllocState([]byte(prefix), "a1", s, nil)
 			same(t, afterPrefix(t, got), err, s)
 		}))
 		t.Run(fmt.Sprintf("local state, plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
@@ -170,13 +170,13 @@ func TestHandEncodingIsMarshal(t *testing.T) {
 	t.Run("plain values take the hand path", func(t *testing.T) {
 		ev := structs.NewTaskEvent(structs.TaskStarted, time.Unix(1, 2)).SetMessage("started ok")
 		ts := &structs.TaskState{State: structs.TaskStateRunning, StartedAt: time.Unix(5, 0).UTC(), Events: []*structs.TaskEvent{ev, nil}}
-		if _, ok := appendTaskState(nil, "web", ts, nil, nil); !ok {
+		if _, ok := appendTaskState(nil, "web", ts, reuser{}, nil); !ok {
 			t.Fatal("a plain task state fell back to json.Marshal")
 		}
-		if _, ok := appendAllocState(nil, &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}, nil); !ok {
+		if _, ok := appendAllocState(nil, &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}, reuser{}); !ok {
 			t.Fatal("a plain alloc state fell back to json.Marshal")
 		}
-		if _, ok := appendAlloc(nil, &structs.Allocation{ID: "a1", ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}, []byte("null"), nil); !ok {
+		if _, ok := appendAlloc(nil, &structs.Allocation{ID: "a1", ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": ts}}, []byte("null"), reuser{}); !ok {
 			t.Fatal("a plain alloc fell back to json.Marshal")
 		}
 		ls := &interfaces.LocalState{
@@ -234,8 +234,15 @@ type knownEncodings struct {
 	events map[*structs.TaskEvent][]byte
 }
 
-func (k knownEncodings) TaskState(task string, ts *structs.TaskState) []byte { return k.states[ts] }
-func (k knownEncodings) Event(task string, e *structs.TaskEvent) []byte      { return k.events[e] }
+func (k knownEncodings) AppendTaskState(b []byte, _, _ string, ts *structs.TaskState) ([]byte, bool) {
+	enc, ok := k.states[ts]
+	return append(b, enc...), ok
+}
+
+func (k knownEncodings) AppendEvent(b []byte, _, _ string, e *structs.TaskEvent) ([]byte, bool) {
+	enc, ok := k.events[e]
+	return append(b, enc...), ok
+}
 
 // TestReuseIsMarshal: what an encoder copies from a Reuse leaves its
 // bytes json.Marshal's: a task state sharing some events with one
@@ -246,7 +253,7 @@ func TestReuseIsMarshal(t *testing.T) {
 		t.Run(fmt.Sprintf("plain strings %v", plain), rapid.MakeCheck(func(t *rapid.T) {
 			first := genJSONTaskState(plain).Draw(t, "first")
 			var spans []EventSpan
-			enc, err := AppendTaskState([]byte(prefix), "web", first, nil, &spans)
+			enc, err := AppendTaskState([]byte(prefix), "a1", "web", first, nil, &spans)
 			if err != nil {
 				t.Skip("unencodable")
 			}
@@ -268,12 +275,12 @@ func TestReuseIsMarshal(t *testing.T) {
 				keep := rapid.IntRange(0, len(first.Events)).Draw(t, "keep")
 				next.Events = append(slices.Clone(first.Events[len(first.Events)-keep:]), next.Events...)
 			}
-			got, err := AppendTaskState([]byte(prefix), "web", next, k, nil)
+			got, err := AppendTaskState([]byte(prefix), "a1", "web", next, k, nil)
 			if want, wantErr := json.Marshal(next); (err == nil) != (wantErr == nil) || string(afterPrefix(t, got)) != string(want) {
 				t.Fatalf("reusing:\n got %s (%v)\nwant %s (%v)", afterPrefix(t, got), err, want, wantErr)
 			}
 			s := &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": first, "db": next}}
-			gotState, err := AppendAllocState(nil, s, k)
+			gotState, err := AppendAllocState(nil, "a1", s, k)
 			if want, wantErr := json.Marshal(s); (err == nil) != (wantErr == nil) || string(gotState) != string(want) {
 				t.Fatalf("alloc state reusing:\n got %s (%v)\nwant %s (%v)", gotState, err, want, wantErr)
 			}

@@ -29,12 +29,12 @@ import (
 // not nil, where each of ts's events lies in the result (none when the
 // whole value went to json.Marshal), so that a caller can offer those
 // bytes back through a Reuse.
-func AppendTaskState(b []byte, task string, ts *structs.TaskState, reuse Reuse, spans *[]EventSpan) ([]byte, error) {
+func AppendTaskState(b []byte, allocID, task string, ts *structs.TaskState, reuse Reuse, spans *[]EventSpan) ([]byte, error) {
 	n, k := len(b), 0
 	if spans != nil {
 		k = len(*spans)
 	}
-	out, ok := appendTaskState(b, task, ts, reuse, spans)
+	out, ok := appendTaskState(b, task, ts, reuser{reuse, allocID}, spans)
 	if ok {
 		return out, nil
 	}
@@ -46,20 +46,43 @@ func AppendTaskState(b []byte, task string, ts *structs.TaskState, reuse Reuse, 
 
 // AppendAllocState appends json.Marshal(s)'s bytes to b (see
 // AppendTaskState).
-func AppendAllocState(b []byte, s *structs.AllocState, reuse Reuse) ([]byte, error) {
-	return appendHand(b, s, func(b []byte) ([]byte, bool) { return appendAllocState(b, s, reuse) })
+func AppendAllocState(b []byte, allocID string, s *structs.AllocState, reuse Reuse) ([]byte, error) {
+	return appendHand(b, s, func(b []byte) ([]byte, bool) { return appendAllocState(b, s, reuser{reuse, allocID}) })
 }
 
 // Reuse is what an encoder may copy instead of writing: the encodings
 // (json.Marshal's bytes) of task states and events that nothing ever
-// changes, by the task they belong to. Each method returns nil when it
-// has none for that pointer. The state DB offers the task states a task
-// runner put frozen (state.DB.PutFrozenTaskState): the alloc and the
-// acknowledged state written next hold the very same task states, and
-// the task's next state the same events but one.
+// changes, by the alloc and task they belong to. Each method appends the
+// encoding it has for that pointer to b and reports true, or returns b
+// as it was and false; it copies before it returns, so its holder may
+// reuse the memory of an encoding it no longer offers. The state DB
+// offers the task states a task runner put frozen
+// (state.DB.PutFrozenTaskState): the alloc and the acknowledged state
+// written next hold the very same task states, and the task's next
+// state the same events but one.
 type Reuse interface {
-	TaskState(task string, ts *structs.TaskState) []byte
-	Event(task string, e *structs.TaskEvent) []byte
+	AppendTaskState(b []byte, allocID, task string, ts *structs.TaskState) ([]byte, bool)
+	AppendEvent(b []byte, allocID, task string, e *structs.TaskEvent) ([]byte, bool)
+}
+
+// reuser is a Reuse (or none) with the alloc whose states are encoded.
+type reuser struct {
+	r     Reuse
+	alloc string
+}
+
+func (u reuser) taskState(b []byte, task string, ts *structs.TaskState) ([]byte, bool) {
+	if u.r == nil {
+		return b, false
+	}
+	return u.r.AppendTaskState(b, u.alloc, task, ts)
+}
+
+func (u reuser) event(b []byte, task string, e *structs.TaskEvent) ([]byte, bool) {
+	if u.r == nil {
+		return b, false
+	}
+	return u.r.AppendEvent(b, u.alloc, task, e)
 }
 
 // EventSpan is where one event's encoding lies in an encoded task
@@ -121,7 +144,7 @@ func pooled(write func([]byte) ([]byte, error)) ([]byte, error) {
 	return out, err
 }
 
-func appendAllocState(b []byte, s *structs.AllocState, reuse Reuse) ([]byte, bool) {
+func appendAllocState(b []byte, s *structs.AllocState, reuse reuser) ([]byte, bool) {
 	if s == nil {
 		return append(b, "null"...), true
 	}
@@ -140,7 +163,7 @@ func appendAllocState(b []byte, s *structs.AllocState, reuse Reuse) ([]byte, boo
 }
 
 // appendTaskStates writes a TaskStates map, its keys sorted.
-func appendTaskStates(b []byte, states map[string]*structs.TaskState, reuse Reuse, ok bool) ([]byte, bool) {
+func appendTaskStates(b []byte, states map[string]*structs.TaskState, reuse reuser, ok bool) ([]byte, bool) {
 	if states == nil {
 		return append(b, "null"...), ok
 	}
@@ -178,13 +201,13 @@ func appendStatuses(b []byte, ds *structs.AllocDeploymentStatus, ns *structs.All
 
 // appendTaskState writes ts, copying from reuse what it has (the whole
 // state when recording no spans, else its events).
-func appendTaskState(b []byte, task string, ts *structs.TaskState, reuse Reuse, spans *[]EventSpan) ([]byte, bool) {
+func appendTaskState(b []byte, task string, ts *structs.TaskState, reuse reuser, spans *[]EventSpan) ([]byte, bool) {
 	if ts == nil {
 		return append(b, "null"...), true
 	}
-	if reuse != nil && spans == nil {
-		if enc := reuse.TaskState(task, ts); enc != nil {
-			return append(b, enc...), true
+	if spans == nil {
+		if out, ok := reuse.taskState(b, task, ts); ok {
+			return out, true
 		}
 	}
 	ok := true
@@ -210,9 +233,8 @@ func appendTaskState(b []byte, task string, ts *structs.TaskState, reuse Reuse, 
 				b = append(b, ',')
 			}
 			start := len(b)
-			if enc := reusedEvent(reuse, task, e); enc != nil {
-				b = append(b, enc...)
-			} else {
+			var reused bool
+			if b, reused = reuse.event(b, task, e); !reused {
 				b, ok = appendTaskEvent(b, e, ok)
 			}
 			if spans != nil {
@@ -224,13 +246,6 @@ func appendTaskState(b []byte, task string, ts *structs.TaskState, reuse Reuse, 
 	b = append(b, `,"Paused":`...)
 	b, ok = appendString(b, string(ts.Paused), ok)
 	return append(b, '}'), ok
-}
-
-func reusedEvent(reuse Reuse, task string, e *structs.TaskEvent) []byte {
-	if reuse == nil {
-		return nil
-	}
-	return reuse.Event(task, e)
 }
 
 func appendTaskEvent(b []byte, e *structs.TaskEvent, ok bool) ([]byte, bool) {
