@@ -81,7 +81,8 @@ func New(cfg Config) (*Cluster, error) {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
 	c.clk.SetBarrier(synctest.Wait)
-	srv, err := server.New(server.Config{Clock: c.clk, Rand: seeds.Stream(cfg.Seed, "server")})
+	// The study reads the server's counters, never its history.
+	srv, err := server.New(server.Config{Clock: c.clk, Rand: seeds.Stream(cfg.Seed, "server"), DiscardHistory: true})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}

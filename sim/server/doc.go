@@ -16,7 +16,8 @@
 //  3. when it fires, the whole batch is committed as one log entry (one
 //     index, its encoded size counted: the "Raft traffic" figure of
 //     Stats), every known alloc of it takes the client's fields, its
-//     history records the state with the virtual receive time, terminal
+//     history records the state with the virtual receive time (unless
+//     Config.DiscardHistory), terminal
 //     updates create at most one eval per (namespace, job), and every
 //     caller of the batch returns that index.
 //

@@ -35,6 +35,11 @@ type Config struct {
 	Trace trace.Sink
 	// MaxQueryTime bounds a blocking pull; zero means DefaultMaxQueryTime.
 	MaxQueryTime time.Duration
+	// DiscardHistory: keep no history of received states (History
+	// returns none), only each alloc's last. The cluster study, which
+	// never reads it, runs without: it held every state every client
+	// sent, a ninth of a 100-client run's live memory.
+	DiscardHistory bool
 }
 
 // NodeConn is the server's connection to a node: how it forwards client

@@ -142,17 +142,17 @@ func (s *Server) commit() {
 			// stores is never changed in place: the stored alloc and
 			// the history share the update's client state.
 			state := u.SharedClientState()
-			if h := s.history[u.ID]; len(h) > 0 {
-				shareReceived(state, h[len(h)-1].State)
-			}
+			shareReceived(state, stored.TaskStates) // the last state received
 			stored.TaskStates = state.TaskStates
 			stored.DeploymentStatus = state.DeploymentStatus
 			stored.NetworkStatus = state.NetworkStatus
 			stored.ModifyIndex = idx
 			stored.ModifyTime = u.ModifyTime
-			s.history[u.ID] = append(s.history[u.ID], Received{
-				At: p.received, CommittedAt: now, Index: idx, State: state,
-			})
+			if !s.cfg.DiscardHistory {
+				s.history[u.ID] = append(s.history[u.ID], Received{
+					At: p.received, CommittedAt: now, Index: idx, State: state,
+				})
+			}
 			ids = append(ids, u.ID)
 			if trigger := evalTrigger(stored, wasTerminal); trigger != "" {
 				k := evalKey{stored.Namespace, stored.JobID}
@@ -204,7 +204,8 @@ func evalTrigger(stored *structs.Allocation, wasTerminal bool) string {
 }
 
 // History returns the states the server received for an alloc, oldest
-// first, from the from-th on (0: all of them; past the end: none). The
+// first, from the from-th on (0: all of them; past the end: none; none
+// at all with Config.DiscardHistory). The
 // slice is the caller's; the states are the server's own, never changed
 // once received (the stored alloc and the next entry share them), so
 // they are shared: read them, never change them (copying them at every
