@@ -185,6 +185,9 @@ func (o *observer) end(rec *callRecord, now time.Time, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	rec.call.Return = now
+	// Only the Call stays: a run's calls are many (160,904 at 1,000
+	// clients), and their entries were a sixtieth of its live memory.
+	defer func() { rec.entries, rec.carried = nil, nil }()
 	if err != nil {
 		rec.call.Err = err.Error()
 		return
