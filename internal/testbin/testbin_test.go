@@ -3,6 +3,7 @@ package testbin
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -146,4 +147,24 @@ func TestModuleDir(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	must.NoError(t, err)
 	must.EqOp(t, root, dir)
+}
+
+// TestRunGoKeepsStderrOut: what the go command prints on standard error
+// (the modules it downloads, on a fresh cache) is not in RunGo's result,
+// which callers decode, and is in its error's Output.
+func TestRunGoKeepsStderrOut(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake go command is a shell script")
+	}
+	fake := filepath.Join(t.TempDir(), "go")
+	script := "#!/bin/sh\necho 'go: downloading example.com/m v1.0.0' >&2\necho '{\"Dir\":\"/x\"}'\nexit ${FAIL:-0}\n"
+	must.NoError(t, os.WriteFile(fake, []byte(script), 0o755))
+	out, err := RunGo(context.Background(), fake, t.TempDir(), nil, "list", "-json")
+	must.NoError(t, err)
+	must.EqOp(t, "{\"Dir\":\"/x\"}\n", string(out))
+	_, err = RunGo(context.Background(), fake, t.TempDir(), []string{"FAIL=3"}, "list", "-json")
+	var ge *GoError
+	must.True(t, errors.As(err, &ge))
+	must.StrContains(t, ge.Output, "go: downloading example.com/m v1.0.0")
+	must.StrContains(t, ge.Output, "{\"Dir\":\"/x\"}")
 }
