@@ -3,6 +3,7 @@ package allocdir
 import (
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -27,14 +28,56 @@ type MemFS struct {
 
 var _ storage = (*MemFS)(nil)
 
-// memNode is a directory (entries != nil), a file (data) or a symlink
-// (target); mode carries the type bits.
+// memNode is a directory (mode.IsDir(); entries), a file (data) or a
+// symlink (target); mode carries the type bits.
 type memNode struct {
 	mode    fs.FileMode
 	modTime time.Time
 	data    []byte
 	target  string
-	entries map[string]*memNode
+	// entries are a directory's children sorted by name, nil when there
+	// are none: a slice, not a map, as most directories of an alloc dir
+	// hold a few entries or none (an empty map and its table were a
+	// tenth of the objects a 100-client cluster run keeps live).
+	entries []memEntry
+}
+
+// memEntry is one child of a directory.
+type memEntry struct {
+	name string
+	node *memNode
+}
+
+func (n *memNode) isDir() bool { return n.mode.IsDir() }
+
+// find returns where name is, or would be inserted, among n's entries.
+func (n *memNode) find(name string) (int, bool) {
+	return slices.BinarySearchFunc(n.entries, name, func(e memEntry, name string) int { return strings.Compare(e.name, name) })
+}
+
+// child returns n's entry name.
+func (n *memNode) child(name string) (*memNode, bool) {
+	if i, ok := n.find(name); ok {
+		return n.entries[i].node, true
+	}
+	return nil, false
+}
+
+// setChild makes c n's entry name, replacing any.
+func (n *memNode) setChild(name string, c *memNode) {
+	i, ok := n.find(name)
+	if ok {
+		n.entries[i].node = c
+		return
+	}
+	n.entries = slices.Insert(n.entries, i, memEntry{name: name, node: c})
+}
+
+// removeChild removes n's entry name, if any.
+func (n *memNode) removeChild(name string) {
+	if i, ok := n.find(name); ok {
+		n.entries = slices.Delete(n.entries, i, i+1)
+	}
 }
 
 // NewMemFS returns an empty tree (only "/", 0755) on clk. clk is required:
@@ -43,11 +86,7 @@ func NewMemFS(clk clock.Clock) *MemFS {
 	if clk == nil {
 		panic("allocdir: NewMemFS: clock is nil")
 	}
-	return &MemFS{clock: clk, root: &memNode{
-		mode:    fs.ModeDir | 0o755,
-		modTime: clk.Now(),
-		entries: map[string]*memNode{},
-	}}
+	return &MemFS{clock: clk, root: &memNode{mode: fs.ModeDir | 0o755, modTime: clk.Now()}}
 }
 
 // memView is the locked tree as the resolver sees it: lookups whose parent
@@ -70,7 +109,7 @@ func (v *memView) lookup(name string) (*memNode, error) {
 	if v.node != nil {
 		if i := strings.LastIndexByte(name, sep); i >= 0 && name[i+1:] != "" &&
 			(i == 0 && v.dir == string(sep) || name[:i] == v.dir) {
-			child, ok := v.node.entries[name[i+1:]]
+			child, ok := v.node.child(name[i+1:])
 			if !ok {
 				return nil, syscall.ENOENT
 			}
@@ -87,7 +126,7 @@ func (v *memView) lookup(name string) (*memNode, error) {
 
 // remember keeps n as the directory for the next lookup when it is one.
 func (v *memView) remember(name string, n *memNode) {
-	if n.entries != nil {
+	if n.isDir() {
 		v.dir, v.node = name, n
 	}
 }
@@ -119,10 +158,10 @@ func (m *MemFS) walk(name string) (*memNode, error) {
 		if c == "" {
 			continue
 		}
-		if n.entries == nil {
+		if !n.isDir() {
 			return nil, syscall.ENOTDIR
 		}
-		child, ok := n.entries[c]
+		child, ok := n.child(c)
 		if !ok {
 			return nil, syscall.ENOENT
 		}
@@ -171,7 +210,7 @@ func (m *MemFS) parent(op, name string) (*memNode, string, error) {
 		return nil, "", pathError(op, name, err)
 	}
 	dir, err := m.walk(filepath.Dir(real))
-	if err == nil && dir.entries == nil {
+	if err == nil && !dir.isDir() {
 		err = syscall.ENOTDIR
 	}
 	if err != nil {

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 )
@@ -62,12 +60,12 @@ func (m *MemFS) readDir(name string) ([]fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n.entries == nil {
+	if !n.isDir() {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.ENOTDIR}
 	}
 	out := make([]fs.FileInfo, 0, len(n.entries))
-	for _, c := range slices.Sorted(maps.Keys(n.entries)) {
-		out = append(out, n.entries[c].info(c))
+	for _, e := range n.entries { // sorted
+		out = append(out, e.node.info(e.name))
 	}
 	return out, nil
 }
@@ -79,7 +77,7 @@ func (m *MemFS) open(name string) (io.ReadSeekCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &memFile{name: name, dir: n.entries != nil, r: bytes.NewReader(bytes.Clone(n.data))}, nil
+	return &memFile{name: name, dir: n.isDir(), r: bytes.NewReader(bytes.Clone(n.data))}, nil
 }
 
 func (m *MemFS) mkdir(name string, perm fs.FileMode) error {
@@ -94,10 +92,10 @@ func (m *MemFS) mkdirLocked(name string, perm fs.FileMode) error {
 		return err
 	}
 	base := filepath.Base(real)
-	if _, ok := dir.entries[base]; ok || real == string(filepath.Separator) {
+	if _, ok := dir.child(base); ok || real == string(filepath.Separator) {
 		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.EEXIST}
 	}
-	m.add(dir, base, &memNode{mode: fs.ModeDir | perm&permBits, entries: map[string]*memNode{}})
+	m.add(dir, base, &memNode{mode: fs.ModeDir | perm&permBits})
 	return nil
 }
 
@@ -111,7 +109,7 @@ func (m *MemFS) mkdirAll(name string, perm fs.FileMode) error {
 // else make the parent, then name, accepting a directory that appeared.
 func (m *MemFS) mkdirAllLocked(name string, perm fs.FileMode) error {
 	if n, _, err := m.node("mkdir", name, true); err == nil {
-		if n.entries != nil {
+		if n.isDir() {
 			return nil
 		}
 		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.ENOTDIR}
@@ -122,7 +120,7 @@ func (m *MemFS) mkdirAllLocked(name string, perm fs.FileMode) error {
 		}
 	}
 	if err := m.mkdirLocked(name, perm); err != nil {
-		if n, _, lerr := m.node("lstat", name, false); lerr == nil && n.entries != nil {
+		if n, _, lerr := m.node("lstat", name, false); lerr == nil && n.isDir() {
 			return nil
 		}
 		return err
@@ -161,7 +159,7 @@ func (m *MemFS) writeFile(name string, data []byte, perm fs.FileMode) error {
 				p = filepath.Dir(real) + string(filepath.Separator) + p // ".." stays physical
 			}
 			continue
-		case err == nil && n.entries != nil:
+		case err == nil && n.isDir():
 			return &fs.PathError{Op: "open", Path: name, Err: syscall.EISDIR}
 		case err == nil:
 			n.data, n.modTime = bytes.Clone(data), m.clock.Now()
@@ -186,7 +184,7 @@ func (m *MemFS) symlink(target, name string) error {
 	if err != nil {
 		return &os.LinkError{Op: "symlink", Old: target, New: name, Err: unwrapErrno(err)}
 	}
-	if _, ok := dir.entries[filepath.Base(real)]; ok {
+	if _, ok := dir.child(filepath.Base(real)); ok {
 		return &os.LinkError{Op: "symlink", Old: target, New: name, Err: syscall.EEXIST}
 	}
 	m.add(dir, filepath.Base(real), &memNode{mode: fs.ModeSymlink | 0o777, target: target})
@@ -200,7 +198,7 @@ func (m *MemFS) remove(name string) error {
 	if err != nil {
 		return err
 	}
-	n, ok := dir.entries[filepath.Base(real)]
+	n, ok := dir.child(filepath.Base(real))
 	switch {
 	case !ok:
 		return &fs.PathError{Op: "remove", Path: name, Err: syscall.ENOENT}
@@ -227,7 +225,7 @@ func (m *MemFS) removeAll(name string) error {
 	if err != nil {
 		return err
 	}
-	if dir.entries == nil {
+	if !dir.isDir() {
 		return &fs.PathError{Op: "unlinkat", Path: name, Err: syscall.ENOTDIR}
 	}
 	m.drop(dir, filepath.Base(name))
@@ -247,19 +245,19 @@ func (m *MemFS) rename(from, to string) error {
 	var src, dst *memNode
 	sdir, sreal, serr := m.parent("rename", from)
 	if serr == nil {
-		src = sdir.entries[filepath.Base(sreal)]
+		src, _ = sdir.child(filepath.Base(sreal))
 	}
 	ddir, dreal, derr := m.parent("rename", to)
 	if derr == nil {
-		dst = ddir.entries[filepath.Base(dreal)]
+		dst, _ = ddir.child(filepath.Base(dreal))
 	}
 	if serr == nil && src == nil {
 		serr = syscall.ENOENT
 	}
 	switch {
-	case dst != nil && dst.entries != nil && serr != nil:
+	case dst != nil && dst.isDir() && serr != nil:
 		return fail(serr) // Go's lstat of the old name
-	case dst != nil && dst.entries != nil && (from == to || dst != src):
+	case dst != nil && dst.isDir() && (from == to || dst != src):
 		return fail(syscall.EEXIST)
 	case serr != nil && src == nil && sdir == nil:
 		return fail(serr) // rename(2): the old parent first,
@@ -269,13 +267,13 @@ func (m *MemFS) rename(from, to string) error {
 		return fail(serr) // then the old name itself
 	case dst == src:
 		return nil
-	case src.entries != nil && within(sreal, dreal, false):
+	case src.isDir() && within(sreal, dreal, false):
 		return fail(syscall.EINVAL)
-	case src.entries != nil && dst != nil:
+	case src.isDir() && dst != nil:
 		return fail(syscall.ENOTDIR)
 	}
 	m.drop(sdir, filepath.Base(sreal))
-	ddir.entries[filepath.Base(dreal)] = src
+	ddir.setChild(filepath.Base(dreal), src)
 	ddir.modTime = m.clock.Now()
 	return nil
 }
@@ -284,11 +282,11 @@ func (m *MemFS) rename(from, to string) error {
 func (m *MemFS) add(dir *memNode, name string, n *memNode) {
 	now := m.clock.Now()
 	n.modTime, dir.modTime = now, now
-	dir.entries[name] = n
+	dir.setChild(name, n)
 }
 
 func (m *MemFS) drop(dir *memNode, name string) {
-	delete(dir.entries, name)
+	dir.removeChild(name)
 	dir.modTime = m.clock.Now()
 }
 
