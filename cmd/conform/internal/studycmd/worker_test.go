@@ -28,10 +28,12 @@ func TestStudyWorker(t *testing.T) {
 		t.Skip("conform study sync's worker: runs only with -" + jobFlag + " FILE")
 	}
 	// The runs allocate much short-lived memory: a larger heap target
-	// takes a third off the collector's CPU, and a soft limit keeps two
-	// runs of 100 clients under about 3 GiB.
+	// takes a third off the collector's CPU, and a soft limit keeps the
+	// heap within the machine (workerMemoryLimit).
 	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(3 << 30)
+	if limit, ok := workerMemoryLimit(); ok {
+		debug.SetMemoryLimit(limit)
+	}
 	b, err := os.ReadFile(*jobFile)
 	if err != nil {
 		t.Fatal(err)
