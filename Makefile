@@ -77,12 +77,13 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
-## bench-report: the simulator's benchmarks, each in its own process (wall,
-## CPU, allocated bytes, peak RSS, ratios to Floor, the issue-13 targets),
-## into reports/bench/ (README.md and a raw <date>-<commit>.txt), with
-## benchstat against the previous run. Five runs of each, medians in the
-## table: one run's wall time moves by a fifth on a shared VM. Best on an
-## idle machine; BENCH_COUNT=1 for a quick look.
+## bench-report: the simulator's benchmarks, each run in its own process
+## (wall, CPU, allocated bytes, peak RSS, ratios to Floor, the issue-13
+## targets), into reports/bench/ (README.md and a raw
+## <date>-<commit>.txt), with benchstat against the previous run. Five
+## runs of each, medians in the table: one run's wall time moves by a
+## fifth on a shared VM. Best on an idle machine; BENCH_COUNT=1 for a
+## quick look.
 BENCH_COUNT ?= 5
 bench-report:
 	$(GO) run ./internal/benchreport -out reports/bench -count $(BENCH_COUNT)

@@ -9,11 +9,13 @@
 // The steps:
 //
 //  1. Each benchmark package's test binary is built once (go test -c) and
-//     every benchmark runs in a process of its own (-test.bench
-//     '^Name$' -test.benchmem), from its package directory as go test
-//     runs it, through internal/testbin, so the process's rusage is that
-//     benchmark's: CPU time is user plus system time, peak RSS is
-//     ru_maxrss. A package missing from the tree, or a benchmark it does
+//     every benchmark runs -count times, each run in a process of its own
+//     (-test.bench '^Name$' -test.count 1 -test.benchmem), from its
+//     package directory as go test runs it, through internal/testbin, so
+//     a process's rusage is one run's: CPU time is user plus system time,
+//     peak RSS is ru_maxrss (the table shows the largest). A run alone
+//     in its process is what a user's run is: runs sharing a process
+//     reuse the memory the first one faulted in, and carry its garbage. A package missing from the tree, or a benchmark it does
 //     not define (a checkout older than the benchmark), is skipped with a
 //     note; a build or benchmark failure is reported and makes the exit
 //     code 1.
@@ -39,7 +41,7 @@
 // Flags:
 //
 //	-out DIR         where the files go (default reports/bench)
-//	-count N         go test -count: N results per benchmark, medians in the table (default 1)
+//	-count N         N runs per benchmark, each in its own process; medians in the table (default 1)
 //	-benchtime T     go test -benchtime (default 1x: one run each)
 //	-only REGEX      only the benchmarks whose name matches; Floor runs too when a
 //	                 simulator benchmark does, for the ratios

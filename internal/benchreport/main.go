@@ -40,7 +40,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
 	fl.SetOutput(&msgs)
 	fl.StringVar(&o.out, "out", "reports/bench", "write the raw output and README.md to `DIR`")
 	fl.StringVar(&o.dir, "dir", ".", "measure the module rooted at `DIR` (another checkout, a git worktree of an older commit)")
-	fl.IntVar(&o.count, "count", 1, "run each benchmark `N` times (go test -count); the table shows medians")
+	fl.IntVar(&o.count, "count", 1, "run each benchmark `N` times, each in a process of its own; the table shows medians")
 	fl.StringVar(&o.benchtime, "benchtime", "1x", "go test -benchtime: `Nx` iterations, or a duration")
 	only := fl.String("only", "", "run only the benchmarks whose name matches `REGEX` (Floor runs too when a simulator benchmark does)")
 	fl.StringVar(&o.note, "note", "", "say what was measured (a baseline's adapted benchmarks, say) in `TEXT`, in the raw file and README")

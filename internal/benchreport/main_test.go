@@ -153,14 +153,14 @@ func TestBrokenPackage(t *testing.T) {
 	must.EqOp(t, "package ./q does not exist in this tree", missing.Note)
 }
 
-// A benchmark runs alone in its process, -count times, its results and
-// the process's peak RSS collected.
+// A benchmark runs -count times, each run alone in a process of its own,
+// its results and the processes' peak RSS collected.
 func TestRunnerRuns(t *testing.T) {
 	dir := t.TempDir()
 	must.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/ok\n\ngo 1.24\n"), 0o644))
 	must.NoError(t, os.Mkdir(filepath.Join(dir, "p"), 0o755))
-	must.NoError(t, os.WriteFile(filepath.Join(dir, "p", "p_test.go"), []byte("package p\n\nimport \"testing\"\n\n"+
-		"func BenchmarkOK(b *testing.B) { b.ReportMetric(3, \"events/run\") }\n\n"+
+	must.NoError(t, os.WriteFile(filepath.Join(dir, "p", "p_test.go"), []byte("package p\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\n"+
+		"func BenchmarkOK(b *testing.B) { b.ReportMetric(3, \"events/run\"); b.ReportMetric(float64(os.Getpid()), \"pid\") }\n\n"+
 		"func BenchmarkOther(b *testing.B) { b.Fatal(\"must not run\") }\n"), 0o644))
 	var log bytes.Buffer
 	r := &runner{dir: dir, tmp: t.TempDir(), count: 2, benchtime: "1x", timeout: time.Minute, log: &log}
@@ -168,6 +168,9 @@ func TestRunnerRuns(t *testing.T) {
 	must.EqOp(t, Ran, m.Status, must.Sprint(m.Note))
 	must.SliceLen(t, 2, m.Results)
 	must.EqOp(t, 3.0, median(m.Results, "events/run"))
+	pid0, _ := m.Results[0].Metric("pid")
+	pid1, _ := m.Results[1].Metric("pid")
+	must.NotEq(t, pid0, pid1, must.Sprint("each count is a process of its own"))
 	must.StrContains(t, m.Output, "pkg: example.com/ok/p\n")
 	must.StrNotContains(t, m.Output, "BenchmarkOther")
 	if runtime.GOOS == "linux" {

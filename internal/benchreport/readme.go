@@ -112,9 +112,10 @@ func renderTable(b *strings.Builder, run Run, rows []Row) {
 	if len(notes) > 0 {
 		b.WriteString("\n")
 	}
-	b.WriteString("Wall is the time per run (sec/op). CPU is the benchmark process's user plus system time " +
-		"(rusage) per count: one run at 1x, plus the process's start and the run's setup. Allocated is bytes " +
-		"allocated per run (B/op, -benchmem); peak RSS the process's maximum resident set (ru_maxrss). Events are " +
+	b.WriteString("Each run is a process of its own, as a user's run is. Wall is the time per run (sec/op). " +
+		"CPU is a run's process's user plus system time (rusage), the mean over the counts: one run at 1x, plus the " +
+		"process's start and the run's setup. Allocated is bytes allocated per run (B/op, -benchmem); peak RSS the " +
+		"largest of the processes' maximum resident sets (ru_maxrss). Events are " +
 		"the settled instants a run advanced through. The two ratios divide by `Floor` of the same run: ns/event by " +
 		"Floor's ns/event, and wall by Floor's wall, one virtual day. A reference client parks its sync ticker while " +
 		"it has nothing to send, so its runs have few events and their per-event ratio is mostly the runner's own " +
@@ -165,8 +166,8 @@ func renderReproduce(b *strings.Builder) {
 	b.WriteString("## Reproduce\n\n")
 	b.WriteString("From the module root:\n\n")
 	fmt.Fprintf(b, "```\n%s\n```\n\n", reproduce)
-	b.WriteString("It builds each package's test binary once, runs every benchmark in its own process " +
-		"(`-benchtime 1x -count 1 -benchmem` unless -benchtime and -count say otherwise), writes the raw output " +
+	b.WriteString("It builds each package's test binary once, runs every benchmark -count times, each run in a process " +
+		"of its own (`-benchtime 1x -count 1 -benchmem`, -benchtime as given), writes the raw output " +
 		"and this file here, and compares with the previous run. `-only REGEX` runs some benchmarks (Floor too, for " +
 		"the ratios), `-out DIR` writes elsewhere, `-dir DIR` measures another checkout (a `git worktree` of an " +
 		"older commit, say); `-help` lists the flags.\n")

@@ -34,7 +34,7 @@ func (s Status) String() string {
 	}
 }
 
-// A Measurement is what one benchmark's process gave.
+// A Measurement is what one benchmark's processes gave, one per -count.
 type Measurement struct {
 	Bench  Benchmark
 	Status Status
@@ -42,11 +42,12 @@ type Measurement struct {
 	Note string
 	// Results are its result lines, one per -count.
 	Results []Result
-	// Output is the process's standard output: raw `go test -bench`
-	// output.
+	// Output is the processes' standard output, one after the other:
+	// raw `go test -bench` output.
 	Output string
-	// CPU is the process's user plus system time, MaxRSS its peak
-	// resident set in bytes (rusage), Elapsed its wall time.
+	// CPU is the processes' user plus system time and Elapsed their wall
+	// time, summed; MaxRSS is the largest of their peak resident sets in
+	// bytes (rusage): one run's peak.
 	CPU     time.Duration
 	MaxRSS  int64
 	Elapsed time.Duration
