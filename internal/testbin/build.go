@@ -5,12 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 )
 
 // Build is one `go test -c`.
@@ -96,39 +94,20 @@ func ModuleDir(ctx context.Context, gocmd, dir, module string) (string, error) {
 
 // RunGo runs the go command gocmd in dir, env added to the environment,
 // and returns its standard output; its error is a *GoError whose Output
-// is both outputs as printed. Standard error stays out of the result:
-// the go command reports there the modules it downloads ("go:
-// downloading ..."), which on a fresh module cache came before the JSON
-// of `go list -json` and broke its decoding.
+// is its standard error, then its standard output. Standard error stays
+// out of the result: the go command reports there the modules it
+// downloads ("go: downloading ..."), which on a fresh module cache came
+// before the JSON of `go list -json` and broke its decoding.
 func RunGo(ctx context.Context, gocmd, dir string, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, gocmd, args...)
 	cmd.Dir = dir
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
 	}
-	var stdout bytes.Buffer
-	both := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = io.MultiWriter(&stdout, both), both
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return stdout.Bytes(), &GoError{Go: gocmd, Args: args, Err: err, Output: both.String()}
+		return stdout.Bytes(), &GoError{Go: gocmd, Args: args, Err: err, Output: stderr.String() + stdout.String()}
 	}
 	return stdout.Bytes(), nil
-}
-
-// lockedBuffer is a buffer two copying goroutines of exec.Cmd may write.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
