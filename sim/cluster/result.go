@@ -43,7 +43,7 @@ func (c *Cluster) Result() Result {
 		end = c.end
 	}
 	res := Result{Runner: c.cfg.Factory.Name, Seed: c.cfg.Seed, Clients: len(c.clients),
-		Start: c.cfg.Start, End: end, Steps: c.steps, Server: c.srv.Stats(), Allocs: len(c.srv.Allocs())}
+		Start: c.cfg.Start, End: end, Steps: c.steps, Server: c.srv.Stats(), Allocs: c.srv.AllocCount()}
 	for _, cl := range c.clients {
 		o := cl.obs
 		o.mu.Lock()

@@ -85,7 +85,11 @@ func (s *Server) admit(job *structs.Job) (*structs.Job, error) {
 // when only its task schedules changed (a stopped job is placed anew),
 // else its old allocs stopped and new ones placed on node n. newEvalID
 // (nil: none) is drawn once the job is stamped; the eval marks every
-// alloc placed or updated in place and is recorded.
+// alloc placed or updated in place and is recorded. The allocs it stores
+// share job, which becomes the job's record: stored allocs and records
+// are copy-on-write (edit), nothing changes a job once stored, and what
+// leaves the server is a copy (the Registration's allocs, Alloc, Allocs,
+// Job) or read-only (SharedAlloc).
 func (s *Server) registerOn(job *structs.Job, n *node, newEvalID func() string) Registration {
 	rec, exists := s.jobs[job.ID]
 	var out []*structs.Allocation
@@ -113,7 +117,7 @@ func (s *Server) registerOn(job *structs.Job, n *node, newEvalID func() string) 
 				continue
 			}
 			a = s.edit(a)
-			a.Job = job.Copy()
+			a.Job = job
 			a.AllocModifyIndex, a.ModifyIndex = idx, idx
 			s.allocRecs[a.ID] = records.Alloc{EvalID: evalID, Job: stamp}
 			out = append(out, a.Copy())
@@ -156,7 +160,7 @@ func (s *Server) place(job *structs.Job, nodeID string, idx uint64, rec records.
 		for i := 0; i < tg.Count; i++ {
 			a := &structs.Allocation{
 				ID: s.newID(), Name: fmt.Sprintf("%s.%s[%d]", job.ID, tg.Name, i),
-				NodeID: nodeID, Namespace: job.Namespace, JobID: job.ID, Job: job.Copy(),
+				NodeID: nodeID, Namespace: job.Namespace, JobID: job.ID, Job: job,
 				TaskGroup: tg.Name, DesiredStatus: structs.AllocDesiredStatusRun,
 				ClientStatus: structs.AllocClientStatusPending,
 				CreateIndex:  idx, ModifyIndex: idx, AllocModifyIndex: idx,

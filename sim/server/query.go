@@ -124,6 +124,14 @@ func (s *Server) SharedAlloc(id string) *structs.Allocation {
 	return s.allocs[id]
 }
 
+// AllocCount returns how many allocs the server holds: len(Allocs())
+// without copying them (a cluster of 1,000 clients holds 50,000).
+func (s *Server) AllocCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.allocs)
+}
+
 // Allocs returns copies of every alloc, sorted by ID.
 func (s *Server) Allocs() []*structs.Allocation {
 	s.mu.Lock()

@@ -329,6 +329,7 @@ func TestRegisterJob(t *testing.T) {
 	must.EqOp(t, structs.AllocDesiredStatusStop, s.Alloc(allocs[0].ID).DesiredStatus)
 	must.EqOp(t, placed[0].ID, s.AllocByName("web.g[0]").ID, must.Sprint("the newest alloc of a name"))
 	must.SliceLen(t, 3, s.Allocs())
+	must.EqOp(t, 3, s.AllocCount())
 	must.SliceLen(t, 3, s.NodeAllocIDs(nodeID))
 
 	must.NoError(t, s.StopJob("web"))
