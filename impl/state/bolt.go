@@ -144,13 +144,14 @@ func bucket(tx *bbolt.Tx, allocID, task string, create bool) (*bbolt.Bucket, err
 	return b, nil
 }
 
-func (b *boltBackend) put(allocID, task, key string, val []byte, _ bool) error { // bbolt copies val at commit, before put returns
+func (b *boltBackend) put(allocID, task, key string, val value, _ bool) error { // bbolt copies val at commit, before put returns
+	enc := val.bytes()
 	return b.update(func(tx *bbolt.Tx) error {
 		bkt, err := bucket(tx, allocID, task, true)
 		if err != nil {
 			return err
 		}
-		return bkt.Put([]byte(key), val)
+		return bkt.Put([]byte(key), enc)
 	})
 }
 

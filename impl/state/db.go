@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -13,19 +14,17 @@ import (
 )
 
 // backend is a byte store with the STATE-1 layout. An empty task means an
-// alloc-level key. put takes val over (the DB does not change it while it
-// is the key's value, so a backend may keep it as is, and only as that:
-// once the key is written again the DB may reuse the memory), get
-// returns copies; backends return
-// ErrClosed once closed. The DB above them does encoding, checks,
+// alloc-level key. put takes val over unless borrowed (the DB never
+// changes it, so a backend may keep it as is), get returns copies of the
+// whole encodings; backends return ErrClosed once closed. The DB above them does encoding, checks,
 // ordering and faults, so that both stores behave the same.
 type backend interface {
 	name() string
 	isClosed() bool
 	// put stores val under allocID[/task-<task>]/key, creating buckets.
-	// borrowed: val is valid only until put returns (the backend copies
-	// it); else the backend may keep val itself.
-	put(allocID, task, key string, val []byte, borrowed bool) error
+	// borrowed (a flat val): val is valid only until put returns (the
+	// backend copies it); else the backend may keep val itself.
+	put(allocID, task, key string, val value, borrowed bool) error
 	// get reads keys of one bucket in one consistent read; a missing key
 	// (or bucket) reads as nil.
 	get(allocID, task string, keys ...string) ([][]byte, error)
@@ -100,7 +99,7 @@ func (d *DB) PutRaw(allocID, taskName, key string, value []byte) error {
 	if err != nil {
 		return fmt.Errorf("put raw %s: %w", path, err)
 	}
-	if err := d.be.put(allocID, taskName, key, value, true); err != nil {
+	if err := d.be.put(allocID, taskName, key, flatValue(value), true); err != nil {
 		return fmt.Errorf("put raw %s: %w", path, err)
 	}
 	return nil
@@ -111,7 +110,7 @@ func (d *DB) PutAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, false, d.frozen) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() (value, error) { return d.memo.encode(alloc, false, d.frozen) })
 }
 
 // PutUnchangedAllocation is PutAllocation of an alloc the caller promises
@@ -125,7 +124,7 @@ func (d *DB) PutUnchangedAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encode(alloc, true, d.frozen) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() (value, error) { return d.memo.encode(alloc, true, d.frozen) })
 }
 
 // PutFrozenAllocation is PutAllocation of an alloc the caller promises
@@ -137,7 +136,7 @@ func (d *DB) PutFrozenAllocation(alloc *structs.Allocation) error {
 	if alloc == nil {
 		return fmt.Errorf("put alloc: %w: alloc is nil", ErrInvalidArgument)
 	}
-	return d.putWith(alloc.ID, "", KeyAlloc, false, func() ([]byte, error) { return d.memo.encodeFrozen(alloc, d.frozen) })
+	return d.putWith(alloc.ID, "", KeyAlloc, false, func() (value, error) { return d.memo.encodeFrozen(alloc, d.frozen) })
 }
 
 // GetAllAllocations implements StateDB.
@@ -199,7 +198,17 @@ func decodeAlloc(e rawAlloc) (*structs.Allocation, error) {
 
 // PutAcknowledgedState implements StateDB.
 func (d *DB) PutAcknowledgedState(allocID string, s *structs.AllocState) error {
-	return d.putAppended(allocID, "", KeyAcknowledgedState, func(b []byte) ([]byte, error) { return allocjson.AppendAllocState(b, allocID, s, d.frozen) })
+	return d.putWith(allocID, "", KeyAcknowledgedState, false, func() (value, error) {
+		buf := scratchBufs.Get().(*[]byte)
+		defer putScratch(buf)
+		var refs []allocjson.Ref
+		b, err := allocjson.AppendAllocStateRefs((*buf)[:0], allocID, s, d.frozen, &refs)
+		*buf = b
+		if err != nil {
+			return value{}, err
+		}
+		return value{flat: bytes.Clone(b), refs: refs}, nil
+	})
 }
 
 // GetAcknowledgedState implements StateDB.
@@ -261,21 +270,17 @@ func (d *DB) PutTaskState(allocID, taskName string, ts *structs.TaskState) error
 func (d *DB) PutFrozenTaskState(allocID, taskName string, ts *structs.TaskState) error {
 	prev := d.frozen.get(allocID, taskName)
 	var put *frozenTask
-	err := d.putWith(allocID, taskName, KeyTaskState, false, func() ([]byte, error) {
+	err := d.putWith(allocID, taskName, KeyTaskState, false, func() (value, error) {
 		if prev != nil && prev.ts == ts {
 			put = prev
-			return prev.enc, nil
+			return flatValue(prev.enc), nil
 		}
 		var reuse allocjson.Reuse
 		if prev != nil {
 			reuse = taskReuse{prev: prev}
 		}
 		buf := scratchBufs.Get().(*[]byte)
-		defer func() {
-			if cap(*buf) <= maxScratch {
-				scratchBufs.Put(buf)
-			}
-		}()
+		defer putScratch(buf)
 		var spans []allocjson.EventSpan
 		if ts != nil {
 			spans = make([]allocjson.EventSpan, 0, len(ts.Events))
@@ -283,16 +288,17 @@ func (d *DB) PutFrozenTaskState(allocID, taskName string, ts *structs.TaskState)
 		b, err := allocjson.AppendTaskState((*buf)[:0], allocID, taskName, ts, reuse, &spans)
 		*buf = b
 		if err != nil {
-			return nil, err
+			return value{}, err
 		}
 		// The store keeps these bytes (unborrowed) until the task's next
-		// write, and the DB offers them until its next frozen put.
-		enc := d.frozen.copyOf(b)
+		// write, the DB lends them until its next frozen put, and the
+		// ropes that reference them keep them as long as they are kept.
+		enc := bytes.Clone(b)
 		put = &frozenTask{ts: ts, enc: enc, spans: spans}
-		return enc, nil
+		return flatValue(enc), nil
 	})
 	if put != nil {
-		d.frozen.replace(allocID, taskName, prev, put, err == nil)
+		d.frozen.replace(allocID, taskName, prev, put)
 	}
 	return err
 }
@@ -341,7 +347,10 @@ func (d *DB) DeleteAllocationBucket(allocID string) error {
 
 // put encodes v and stores it under allocID[/task-<task>]/key.
 func (d *DB) put(allocID, task, key string, v any) error {
-	return d.putWith(allocID, task, key, false, func() ([]byte, error) { return json.Marshal(v) })
+	return d.putWith(allocID, task, key, false, func() (value, error) {
+		b, err := json.Marshal(v)
+		return flatValue(b), err
+	})
 }
 
 // scratchBufs holds the buffers putAppended encodes in.
@@ -354,21 +363,25 @@ const maxScratch = 64 << 10
 // appends to an empty scratch buffer, which the backend copies.
 func (d *DB) putAppended(allocID, task, key string, appendTo func([]byte) ([]byte, error)) error {
 	buf := scratchBufs.Get().(*[]byte)
-	err := d.putWith(allocID, task, key, true, func() ([]byte, error) {
+	defer putScratch(buf)
+	return d.putWith(allocID, task, key, true, func() (value, error) {
 		b, err := appendTo((*buf)[:0])
 		*buf = b
-		return b, err
+		return flatValue(b), err
 	})
+}
+
+// putScratch returns buf to scratchBufs unless it grew too large.
+func putScratch(buf *[]byte) {
 	if cap(*buf) <= maxScratch {
 		scratchBufs.Put(buf)
 	}
-	return err
 }
 
 // putWith stores the value encode returns under allocID[/task-<task>]/key;
 // the bytes are handed to the backend as they are, borrowed or not
 // (backend.put).
-func (d *DB) putWith(allocID, task, key string, borrowed bool, encode func() ([]byte, error)) error {
+func (d *DB) putWith(allocID, task, key string, borrowed bool, encode func() (value, error)) error {
 	w := Write{Op: OpPut, AllocID: allocID, Task: task, Key: key}
 	if err := checkIDs(allocID, task, key == KeyLocalState || key == KeyTaskState); err != nil {
 		return fmt.Errorf("%s: %w", w, err)

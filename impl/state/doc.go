@@ -35,8 +35,10 @@
 //     caller that passes again the very alloc it put last, unchanged.
 //     PutFrozenTaskState keeps a task state its caller will never change
 //     with its encoding, so that later writes holding it, its events or
-//     events that compare same to them copy those bytes; every write
-//     still stores exactly encoding/json's bytes.
+//     events that compare same to them copy those bytes, or, for an alloc
+//     and an acknowledged state in the memory store, reference them (a
+//     rope, value.go); every write still stores exactly encoding/json's
+//     bytes, and every read returns them whole.
 //  2. Every Put stores an encoding and every Get decodes a fresh value, so
 //     values are deep-copied both ways: mutating what was put or what was
 //     got never changes the stored state. The memory store keeps the

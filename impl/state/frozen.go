@@ -9,31 +9,26 @@ import (
 
 // frozenStates remembers, per task, the last task state put frozen
 // (PutFrozenTaskState) with its encoding and where each of its events
-// lies in it. Encodings of the task state written next (which holds the
-// same events but the newest), and of the alloc and the acknowledged
-// state that hold that very task state, copy those bytes instead of
-// encoding again: a task runner's frozen task states are all of a
-// task's events, written at every change of the task and again in its
-// alloc at every alloc write, and encoding them was a fifth of the state
-// DB's CPU in a conformance check.
+// lies in it. The task state written next (which holds the same events
+// but the newest) copies those events' bytes instead of encoding them
+// again, and the alloc and the acknowledged state that hold that very
+// task state, or copies of its events, reference them (allocjson.Lender:
+// the memory store keeps them as ropes): a task runner's frozen task
+// states are all of a task's events, written at every change of the task
+// and again in its alloc and its acknowledged state, and encoding them
+// was a fifth of the state DB's CPU in a conformance check, holding them
+// three times a fifth of a cluster's live memory.
 //
 // Only pointers the caller promised never to change are remembered, so a
 // pointer's bytes stay its encoding, and an event that compares same to
 // one of them encodes as it does. The bytes are the stored value: a
-// frozen put hands its buffer to the store unborrowed. Readers copy them
-// under mu (the allocjson.Reuse methods), so once a later put of the
-// task replaced them in the store and here, nothing holds them, and the
-// next frozen put writes into them (spare) instead of allocating: the
-// memory store's in-place writes, which a borrowed put gets. Memory: one
-// span list per task, a few spare buffers per DB.
+// frozen put hands them to the store unborrowed, and nothing writes into
+// them again, so a rope may reference them after the task's next put
+// replaced them here and in the store.
 type frozenStates struct {
 	mu     sync.Mutex
 	allocs map[string]map[string]*frozenTask
-	spare  [][]byte // replaced encodings, held by nothing (at most maxSpare)
 }
-
-// maxSpare bounds frozenStates.spare.
-const maxSpare = 4
 
 // frozenTask is a task state put frozen and its encoding.
 type frozenTask struct {
@@ -48,10 +43,9 @@ func (f *frozenStates) get(allocID, task string) *frozenTask {
 	return f.allocs[allocID][task]
 }
 
-// replace makes ft the task's frozen state. stored: the put of ft
-// succeeded, so the store no longer holds prev's encoding (it held it
-// only as the task's value) and it becomes spare, unless ft reuses it.
-func (f *frozenStates) replace(allocID, task string, prev, ft *frozenTask, stored bool) {
+// replace makes ft the task's frozen state, unless the task's bucket
+// was deleted (forget) since prev was read.
+func (f *frozenStates) replace(allocID, task string, prev, ft *frozenTask) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.allocs == nil {
@@ -65,37 +59,13 @@ func (f *frozenStates) replace(allocID, task string, prev, ft *frozenTask, store
 	if tasks[task] != prev {
 		// The bucket was deleted (forget) meanwhile: remember nothing of
 		// a put that raced with the delete.
-		prev, stored = nil, false
+		return
 	}
 	tasks[task] = ft
-	if stored && prev != nil && prev != ft {
-		if len(f.spare) == maxSpare { // the oldest goes
-			f.spare = append(f.spare[:0], f.spare[1:]...)
-		}
-		f.spare = append(f.spare, prev.enc[:0])
-	}
-}
-
-// copyOf returns a copy of b in a spare buffer that holds it and is less
-// than twice its size (a stored value stays near its size), or in a new
-// one with the room its allocation had (append's), so that a slightly
-// longer next state fits it too.
-func (f *frozenStates) copyOf(b []byte) []byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	n := len(b)
-	for i, s := range f.spare {
-		if c := cap(s); c >= n && c < 2*n {
-			f.spare = append(f.spare[:i], f.spare[i+1:]...)
-			return append(s[:0], b...)
-		}
-	}
-	return append([]byte(nil), b...)
 }
 
 // forget drops what is remembered of a task, or of every task of the
-// alloc when task is empty (its bucket was deleted). The encodings are
-// not spare: the store may still hold one whose delete failed.
+// alloc when task is empty (its bucket was deleted).
 func (f *frozenStates) forget(allocID, task string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -106,29 +76,43 @@ func (f *frozenStates) forget(allocID, task string) {
 	delete(f.allocs[allocID], task)
 }
 
-var _ allocjson.Reuse = (*frozenStates)(nil)
+var _ allocjson.Lender = (*frozenStates)(nil)
 
-// AppendTaskState implements allocjson.Reuse: ts's encoding if it is the
+// TaskStateEnc implements allocjson.Lender: ts's encoding if it is the
 // task state last put frozen for the task.
-func (f *frozenStates) AppendTaskState(b []byte, allocID, task string, ts *structs.TaskState) ([]byte, bool) {
+func (f *frozenStates) TaskStateEnc(allocID, task string, ts *structs.TaskState) []byte {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if ft := f.allocs[allocID][task]; ft != nil && ft.ts == ts {
-		return append(b, ft.enc...), true
+		return ft.enc
+	}
+	return nil
+}
+
+// EventEnc implements allocjson.Lender: e's encoding if it is, or
+// compares same to, an event of the task state last put frozen for the
+// task.
+func (f *frozenStates) EventEnc(allocID, task string, e *structs.TaskEvent) []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if ft := f.allocs[allocID][task]; ft != nil {
+		return ft.event(e)
+	}
+	return nil
+}
+
+// AppendTaskState implements allocjson.Reuse (TaskStateEnc, copied).
+func (f *frozenStates) AppendTaskState(b []byte, allocID, task string, ts *structs.TaskState) ([]byte, bool) {
+	if enc := f.TaskStateEnc(allocID, task, ts); enc != nil {
+		return append(b, enc...), true
 	}
 	return b, false
 }
 
-// AppendEvent implements allocjson.Reuse: e's encoding if it is, or
-// compares same to, an event of the task state last put frozen for the
-// task.
+// AppendEvent implements allocjson.Reuse (EventEnc, copied).
 func (f *frozenStates) AppendEvent(b []byte, allocID, task string, e *structs.TaskEvent) ([]byte, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if ft := f.allocs[allocID][task]; ft != nil {
-		if enc := ft.event(e); enc != nil {
-			return append(b, enc...), true
-		}
+	if enc := f.EventEnc(allocID, task, e); enc != nil {
+		return append(b, enc...), true
 	}
 	return b, false
 }
@@ -157,7 +141,7 @@ func (ft *frozenTask) event(e *structs.TaskEvent) []byte {
 // taskReuse is the allocjson.Reuse a frozen put of a task's next state
 // encodes with: the events of its previous frozen state. It reads prev
 // without the lock: puts of one task are never concurrent
-// (PutFrozenTaskState), and only the next one makes prev's bytes spare.
+// (PutFrozenTaskState), and prev's bytes never change.
 type taskReuse struct{ prev *frozenTask }
 
 func (r taskReuse) AppendTaskState(b []byte, _, _ string, _ *structs.TaskState) ([]byte, bool) {

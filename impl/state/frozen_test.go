@@ -23,8 +23,9 @@ import (
 // states are put beside them (holding the frozen states themselves,
 // copies of them, or copies changed in one event), across reopens and
 // deleted buckets, every write stores exactly json.Marshal of its value
-// at the time of the call: the encodings the DB copies from frozen task
-// states are theirs.
+// at the time of the call: the encodings the DB copies or references
+// (the memory store's ropes) from frozen task states are theirs, and
+// stay so once later puts replaced them.
 func TestFrozenTaskStateProperty(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		failNext := false // the next write fails (STATE-1 fault), nothing written
@@ -38,8 +39,9 @@ func TestFrozenTaskStateProperty(t *testing.T) {
 		const id = "a1"
 		tasks := []string{"web", "db"}
 		frozen := map[string]*structs.TaskState{} // never changed once put
-		// stored is every key's bytes as last written: a frozen put reuses
-		// the memory of a replaced encoding, never of one still stored.
+		// stored is every key's bytes as last written: an alloc or an
+		// acknowledged state still references the encodings of task states
+		// put frozen before the task's latest.
 		stored := map[[2]string]string{}
 		verify := func() {
 			for k, want := range stored {
@@ -102,8 +104,8 @@ func TestFrozenTaskStateProperty(t *testing.T) {
 				case rapid.Bool().Draw(rt, "again"):
 					next = prev // the very state put last
 				case rapid.Bool().Draw(rt, "same size"):
-					// A state whose encoding is as long as the last one's,
-					// so a spare buffer fits it.
+					// A state whose encoding is as long as the last one's:
+					// an in-place write of it would go unseen by a length.
 					cp := *prev
 					cp.Failed = !cp.Failed
 					cp.Restarts ^= 1

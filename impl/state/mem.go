@@ -37,32 +37,33 @@ type memAlloc struct {
 // memBucket is one bucket's values by key.
 type memBucket map[string]memVal
 
-// memVal is a stored value. own: b is the store's copy of a borrowed
-// put, shared with nothing, so a later borrowed put of the key may
-// overwrite it in place; other values were taken over from the DB (an
-// alloc's bytes are shared with its memo) and are never changed.
+// memVal is a stored value. own: v is flat and the store's copy of a
+// borrowed put, shared with nothing, so a later borrowed put of the key
+// may overwrite it in place; other values were taken over from the DB
+// (an alloc's bytes are shared with its memo, a rope references the
+// task states put frozen) and are never changed.
 type memVal struct {
-	b   []byte
+	v   value
 	own bool
 }
 
-// set stores val under key: taken over, or, borrowed, copied into the
-// memory of the value it replaces when that is the store's own and large
-// enough, else into new memory. Writing in place spares the allocation of
-// most task state, local state and acknowledged state writes (each at
-// most a little longer than the one before) and the garbage of the value
+// set stores val under key: taken over, or, borrowed (flat), copied into
+// the memory of the value it replaces when that is the store's own and
+// large enough, else into new memory. Writing in place spares the
+// allocation of most task state and local state writes (each at most a
+// little longer than the one before) and the garbage of the value
 // replaced.
-func (bkt memBucket) set(key string, val []byte, borrowed bool) {
+func (bkt memBucket) set(key string, val value, borrowed bool) {
 	if !borrowed {
-		bkt[key] = memVal{b: val}
+		bkt[key] = memVal{v: val}
 		return
 	}
 	old := bkt[key]
-	if old.own && cap(old.b) >= len(val) {
-		bkt[key] = memVal{b: append(old.b[:0], val...), own: true}
+	if old.own && cap(old.v.flat) >= len(val.flat) {
+		bkt[key] = memVal{v: flatValue(append(old.v.flat[:0], val.flat...)), own: true}
 		return
 	}
-	bkt[key] = memVal{b: bytes.Clone(val), own: true} // no spare room: the store stays as small as the values
+	bkt[key] = memVal{v: flatValue(bytes.Clone(val.flat)), own: true} // no spare room: the store stays as small as the values
 }
 
 // memBackend is one handle on a memData; closed is guarded by data.mu.
@@ -89,7 +90,7 @@ func (m *memBackend) locked(fn func(allocs map[string]*memAlloc) error) error {
 	return fn(m.data.allocs)
 }
 
-func (m *memBackend) put(allocID, task, key string, val []byte, borrowed bool) error {
+func (m *memBackend) put(allocID, task, key string, val value, borrowed bool) error {
 	return m.locked(func(allocs map[string]*memAlloc) error {
 		a := allocs[allocID]
 		if a == nil {
@@ -122,7 +123,7 @@ func (m *memBackend) get(allocID, task string, keys ...string) ([][]byte, error)
 			src = a.tasks[task] // nil map reads as missing
 		}
 		for i, k := range keys {
-			out[i] = bytes.Clone(src[k].b)
+			out[i] = src[k].v.clone()
 		}
 		return nil
 	})
@@ -133,7 +134,7 @@ func (m *memBackend) allocEntries() ([]rawAlloc, error) {
 	var out []rawAlloc
 	err := m.locked(func(allocs map[string]*memAlloc) error {
 		for id, a := range allocs { // the DB sorts
-			out = append(out, rawAlloc{id: id, val: bytes.Clone(a.keys[KeyAlloc].b)})
+			out = append(out, rawAlloc{id: id, val: a.keys[KeyAlloc].v.clone()})
 		}
 		return nil
 	})

@@ -122,7 +122,7 @@ func (m *allocMemo) decodedJob(job []byte) *structs.Job {
 
 type memoEntry struct {
 	alloc *structs.Allocation // nil: this ID is not memoised
-	enc   []byte              // shared with the store: never modified
+	enc   value               // shared with the store: never modified
 	src   *structs.Allocation // the caller's alloc enc encodes
 	job   []byte              // alloc.Job's encoding, within enc
 }
@@ -130,20 +130,20 @@ type memoEntry struct {
 // encode returns the JSON encoding of a, reusing the memoised bytes when
 // a equals the memoised alloc, or, with unchanged, when a is the pointer
 // they were last encoded from (the caller promises it did not change).
-func (m *allocMemo) encode(a *structs.Allocation, unchanged bool, reuse allocjson.Reuse) ([]byte, error) {
+func (m *allocMemo) encode(a *structs.Allocation, unchanged bool, reuse allocjson.Lender) (value, error) {
 	return m.encodeAs(a, unchanged, false, reuse)
 }
 
 // encodeFrozen is encode of an alloc its caller will never change: when
 // it must be encoded, it is kept as the memo's alloc itself (SameJSON to
 // a is what the bytes encode either way), with no decode.
-func (m *allocMemo) encodeFrozen(a *structs.Allocation, reuse allocjson.Reuse) ([]byte, error) {
+func (m *allocMemo) encodeFrozen(a *structs.Allocation, reuse allocjson.Lender) (value, error) {
 	return m.encodeAs(a, false, true, reuse)
 }
 
-// encodeAs encodes a, copying from reuse what it has of a's task states
-// when it must encode.
-func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool, reuse allocjson.Reuse) ([]byte, error) {
+// encodeAs encodes a when it must, as a rope (allocjson.AllocRefs) that
+// references what reuse lends of a's task states and the job's bytes.
+func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool, reuse allocjson.Lender) (value, error) {
 	m.mu.Lock()
 	e, seen := m.entries[a.ID]
 	m.mu.Unlock()
@@ -162,13 +162,14 @@ func (m *allocMemo) encodeAs(a *structs.Allocation, unchanged, frozen bool, reus
 	if fresh {
 		var err error
 		if job, err = json.Marshal(a.Job); err != nil {
-			return nil, err
+			return value{}, err
 		}
 	}
-	enc, err := allocjson.Alloc(a, job, reuse)
+	flat, refs, err := allocjson.AllocRefs(a, job, reuse)
 	if err != nil {
-		return nil, err
+		return value{}, err
 	}
+	enc := value{flat: flat, refs: refs}
 	if frozen {
 		if fresh {
 			m.rememberJob(a.Job, job) // frozen: a.Job is never changed either

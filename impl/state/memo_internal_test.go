@@ -20,11 +20,11 @@ func TestAllocMemoEntries(t *testing.T) {
 	enc, err := m.encode(plain, false, nil)
 	must.NoError(t, err)
 	want, _ := json.Marshal(plain)
-	must.Eq(t, string(want), string(enc))
+	must.Eq(t, string(want), string(enc.bytes()))
 	must.NotNil(t, m.entries["a"].alloc)
 	again, err := m.encode(plain.Copy(), false, nil)
 	must.NoError(t, err)
-	must.True(t, &enc[0] == &again[0], must.Sprint("bytes of an unchanged alloc are reused"))
+	must.True(t, &enc.flat[0] == &again.flat[0], must.Sprint("bytes of an unchanged alloc are reused"))
 
 	ints := plain.Copy()
 	ints.ID = "b"
@@ -32,13 +32,13 @@ func TestAllocMemoEntries(t *testing.T) {
 	enc, err = m.encode(ints, false, nil)
 	must.NoError(t, err)
 	want, _ = json.Marshal(ints)
-	must.Eq(t, string(want), string(enc))
+	must.Eq(t, string(want), string(enc.bytes()))
 	e, seen := m.entries["b"]
 	must.True(t, seen)
 	must.Nil(t, e.alloc)
 	again, err = m.encode(ints.Copy(), false, nil)
 	must.NoError(t, err)
-	must.Eq(t, string(want), string(again))
+	must.Eq(t, string(want), string(again.bytes()))
 	must.Nil(t, m.entries["b"].alloc, must.Sprint("a marked alloc stays marked"))
 
 	m.forget("b")
@@ -58,21 +58,21 @@ func TestAllocMemoUnchanged(t *testing.T) {
 	must.Nil(t, m.entries["a"].alloc)
 	again, err := m.encode(a, true, nil)
 	must.NoError(t, err)
-	must.True(t, &enc[0] == &again[0], must.Sprint("the pointer last encoded, unchanged: the same bytes"))
+	must.True(t, &enc.flat[0] == &again.flat[0], must.Sprint("the pointer last encoded, unchanged: the same bytes"))
 
 	b := a.Copy()
 	b.ClientStatus = "running"
 	enc, err = m.encode(b, true, nil) // not the pointer last encoded: encoded
 	must.NoError(t, err)
 	want, _ := json.Marshal(b)
-	must.Eq(t, string(want), string(enc))
+	must.Eq(t, string(want), string(enc.bytes()))
 	must.True(t, m.entries["a"].src == b)
 
 	_, err = m.encode(a, true, nil) // a is no longer the last one: encoded again
 	must.NoError(t, err)
 	must.True(t, m.entries["a"].src == a)
 	want, _ = json.Marshal(a)
-	must.Eq(t, string(want), string(m.entries["a"].enc))
+	must.Eq(t, string(want), string(m.entries["a"].enc.bytes()))
 }
 
 // TestAllocMemoFrozen: a frozen alloc that must be encoded is kept as
@@ -86,20 +86,20 @@ func TestAllocMemoFrozen(t *testing.T) {
 	enc, err := m.encodeFrozen(a, nil)
 	must.NoError(t, err)
 	want, _ := json.Marshal(a)
-	must.Eq(t, string(want), string(enc))
+	must.Eq(t, string(want), string(enc.bytes()))
 	must.True(t, m.entries["a"].alloc == a, must.Sprint("the frozen alloc is the memo's"))
 
 	for _, frozen := range []bool{false, true} {
 		again, err := m.encodeAs(a.Copy(), false, frozen, nil)
 		must.NoError(t, err)
-		must.True(t, &enc[0] == &again[0], must.Sprintf("an equal alloc (frozen %v) gets the bytes back", frozen))
+		must.True(t, &enc.flat[0] == &again.flat[0], must.Sprintf("an equal alloc (frozen %v) gets the bytes back", frozen))
 	}
 	b := a.Copy()
 	b.ClientStatus = "complete"
 	enc, err = m.encodeFrozen(b, nil)
 	must.NoError(t, err)
 	want, _ = json.Marshal(b)
-	must.Eq(t, string(want), string(enc))
+	must.Eq(t, string(want), string(enc.bytes()))
 	must.True(t, m.entries["a"].alloc == b)
 }
 
@@ -115,8 +115,8 @@ func TestAllocMemoJobBytes(t *testing.T) {
 		enc, err := m.encodeAs(a, false, frozen, nil)
 		must.NoError(t, err)
 		want, _ := json.Marshal(a)
-		must.Eq(t, string(want), string(enc))
-		return enc
+		must.Eq(t, string(want), string(enc.bytes()))
+		return enc.bytes()
 	}
 	same(a, false)
 	job := m.entries["a"].job
@@ -187,7 +187,7 @@ func TestAllocMemoKnownJob(t *testing.T) {
 	enc, err := m.encode(second, false, nil)
 	must.NoError(t, err)
 	want, _ := json.Marshal(second)
-	must.Eq(t, string(want), string(enc))
+	must.Eq(t, string(want), string(enc.bytes()))
 	must.True(t, &m.entries["b"].job[0] == &known.enc[0], must.Sprint("the job's bytes are reused"))
 	must.True(t, m.entries["b"].alloc.Job == known.job, must.Sprint("the memo's copy shares the memo's job"))
 
@@ -196,7 +196,7 @@ func TestAllocMemoKnownJob(t *testing.T) {
 	enc, err = m.encode(changed, false, nil)
 	must.NoError(t, err)
 	want, _ = json.Marshal(changed)
-	must.Eq(t, string(want), string(enc))
+	must.Eq(t, string(want), string(enc.bytes()))
 	must.False(t, &m.entries["c"].job[0] == &known.enc[0], must.Sprint("a changed job is encoded anew"))
 	must.Eq(t, "v", m.byJob[jobKey{"default", "j"}].job.Meta["k"], must.Sprint("and remembered in its place"))
 
@@ -204,5 +204,5 @@ func TestAllocMemoKnownJob(t *testing.T) {
 	enc, err = m.encodeFrozen(frozen, nil)
 	must.NoError(t, err)
 	want, _ = json.Marshal(frozen)
-	must.Eq(t, string(want), string(enc))
+	must.Eq(t, string(want), string(enc.bytes()))
 }

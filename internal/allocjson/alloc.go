@@ -19,7 +19,7 @@ func Alloc(a *structs.Allocation, job []byte, reuse Reuse) ([]byte, error) {
 		return json.Marshal(a)
 	}
 	return pooled(func(b []byte) ([]byte, error) {
-		return appendHand(b, a, func(b []byte) ([]byte, bool) { return appendAlloc(b, a, job, reuser{reuse, a.ID}) })
+		return appendHand(b, a, func(b []byte) ([]byte, bool) { return appendAlloc(b, a, job, reuser{r: reuse, alloc: a.ID}) })
 	})
 }
 
@@ -34,7 +34,7 @@ func appendAlloc(b []byte, a *structs.Allocation, job []byte, reuse reuser) ([]b
 		b, ok = appendString(b, f.v, ok)
 	}
 	b = append(b, `,"Job":`...)
-	b = append(b, job...)
+	b = reuse.lent(b, job)
 	for _, f := range []struct{ key, v string }{
 		{`,"TaskGroup":`, a.TaskGroup}, {`,"DesiredStatus":`, a.DesiredStatus}, {`,"ClientStatus":`, a.ClientStatus},
 		{`,"ClientDescription":`, a.ClientDescription},

@@ -227,8 +227,8 @@ func TestLocalStateIsJSONMarshal(t *testing.T) {
 	}
 }
 
-// knownEncodings is a Reuse over task states encoded before, each with
-// the spans of its events.
+// knownEncodings is a Reuse and a Lender over task states encoded
+// before, each with the spans of its events.
 type knownEncodings struct {
 	states map[*structs.TaskState][]byte
 	events map[*structs.TaskEvent][]byte
@@ -242,6 +242,28 @@ func (k knownEncodings) AppendTaskState(b []byte, _, _ string, ts *structs.TaskS
 func (k knownEncodings) AppendEvent(b []byte, _, _ string, e *structs.TaskEvent) ([]byte, bool) {
 	enc, ok := k.events[e]
 	return append(b, enc...), ok
+}
+
+func (k knownEncodings) TaskStateEnc(_, _ string, ts *structs.TaskState) []byte { return k.states[ts] }
+
+func (k knownEncodings) EventEnc(_, _ string, e *structs.TaskEvent) []byte { return k.events[e] }
+
+// lent reports whether every ref is, in memory, one of k's encodings or
+// job's bytes.
+func (k knownEncodings) lent(refs []Ref, job []byte) bool {
+	for _, r := range refs {
+		ok := len(r.Enc) > 0 && len(job) > 0 && &r.Enc[0] == &job[0]
+		for _, enc := range k.states {
+			ok = ok || len(enc) > 0 && len(r.Enc) > 0 && &r.Enc[0] == &enc[0]
+		}
+		for _, enc := range k.events {
+			ok = ok || len(enc) > 0 && len(r.Enc) > 0 && &r.Enc[0] == &enc[0]
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // TestReuseIsMarshal: what an encoder copies from a Reuse leaves its
@@ -281,8 +303,39 @@ func TestReuseIsMarshal(t *testing.T) {
 			}
 			s := &structs.AllocState{ClientStatus: "running", TaskStates: map[string]*structs.TaskState{"web": first, "db": next}}
 			gotState, err := AppendAllocState(nil, "a1", s, k)
-			if want, wantErr := json.Marshal(s); (err == nil) != (wantErr == nil) || string(gotState) != string(want) {
+			want, wantErr := json.Marshal(s)
+			if (err == nil) != (wantErr == nil) || string(gotState) != string(want) {
 				t.Fatalf("alloc state reusing:\n got %s (%v)\nwant %s (%v)", gotState, err, want, wantErr)
+			}
+			// The same as ropes: what they reference is k's own memory,
+			// and the splice is json.Marshal's bytes.
+			refs := []Ref{{At: 0, Enc: []byte("x")}} // kept: the refs are appended
+			flat, err := AppendAllocStateRefs([]byte(prefix), "a1", s, k, &refs)
+			if got := Splice(nil, flat, refs[1:]); (err == nil) != (wantErr == nil) || err == nil && string(afterPrefix(t, got)) != string(want) {
+				t.Fatalf("alloc state rope:\n got %s (%v)\nwant %s (%v)", got, err, want, wantErr)
+			}
+			if !k.lent(refs[1:], nil) {
+				t.Fatal("an alloc state rope references bytes that are not the lender's")
+			}
+			a := genJSONAlloc(plain).Draw(t, "a")
+			if a == nil {
+				return
+			}
+			a.TaskStates = s.TaskStates
+			job, err := json.Marshal(a.Job)
+			if err != nil {
+				t.Skip("unencodable job")
+			}
+			flat, refs, err = AllocRefs(a, job, k)
+			want, wantErr = json.Marshal(a)
+			if got := Splice(nil, flat, refs); (err == nil) != (wantErr == nil) || err == nil && string(got) != string(want) {
+				t.Fatalf("alloc rope:\n got %s (%v)\nwant %s (%v)", got, err, want, wantErr)
+			}
+			if plain && err == nil && len(refs) == 0 {
+				t.Fatal("an alloc of plain strings written with no refs (its job's bytes are one)")
+			}
+			if RopeLen(flat, refs) != len(want) || !k.lent(refs, job) {
+				t.Fatalf("alloc rope of %d bytes (want %d), or referencing bytes not lent", RopeLen(flat, refs), len(want))
 			}
 		}))
 	}

@@ -34,7 +34,7 @@ func AppendTaskState(b []byte, allocID, task string, ts *structs.TaskState, reus
 	if spans != nil {
 		k = len(*spans)
 	}
-	out, ok := appendTaskState(b, task, ts, reuser{reuse, allocID}, spans)
+	out, ok := appendTaskState(b, task, ts, reuser{r: reuse, alloc: allocID}, spans)
 	if ok {
 		return out, nil
 	}
@@ -47,7 +47,7 @@ func AppendTaskState(b []byte, allocID, task string, ts *structs.TaskState, reus
 // AppendAllocState appends json.Marshal(s)'s bytes to b (see
 // AppendTaskState).
 func AppendAllocState(b []byte, allocID string, s *structs.AllocState, reuse Reuse) ([]byte, error) {
-	return appendHand(b, s, func(b []byte) ([]byte, bool) { return appendAllocState(b, s, reuser{reuse, allocID}) })
+	return appendHand(b, s, func(b []byte) ([]byte, bool) { return appendAllocState(b, s, reuser{r: reuse, alloc: allocID}) })
 }
 
 // Reuse is what an encoder may copy instead of writing: the encodings
@@ -65,21 +65,36 @@ type Reuse interface {
 	AppendEvent(b []byte, allocID, task string, e *structs.TaskEvent) ([]byte, bool)
 }
 
-// reuser is a Reuse (or none) with the alloc whose states are encoded.
+// reuser is a Reuse (or none) with the alloc whose states are encoded;
+// with refs, r is a Lender whose encodings it references there instead
+// of copying them (refs.go).
 type reuser struct {
 	r     Reuse
 	alloc string
+	refs  *[]Ref
 }
 
 func (u reuser) taskState(b []byte, task string, ts *structs.TaskState) ([]byte, bool) {
-	if u.r == nil {
+	switch {
+	case u.r == nil:
+		return b, false
+	case u.refs != nil:
+		if enc := u.r.(Lender).TaskStateEnc(u.alloc, task, ts); enc != nil {
+			return u.lent(b, enc), true
+		}
 		return b, false
 	}
 	return u.r.AppendTaskState(b, u.alloc, task, ts)
 }
 
 func (u reuser) event(b []byte, task string, e *structs.TaskEvent) ([]byte, bool) {
-	if u.r == nil {
+	switch {
+	case u.r == nil:
+		return b, false
+	case u.refs != nil:
+		if enc := u.r.(Lender).EventEnc(u.alloc, task, e); enc != nil {
+			return u.lent(b, enc), true
+		}
 		return b, false
 	}
 	return u.r.AppendEvent(b, u.alloc, task, e)
