@@ -94,3 +94,12 @@ func (u reuser) lent(b, enc []byte) []byte {
 	*u.refs = append(*u.refs, Ref{At: len(b), Enc: enc})
 	return b
 }
+
+// lend references enc at the end of b and reports true, or returns b and
+// false when the lender had no encoding (nil).
+func (u reuser) lend(b, enc []byte) ([]byte, bool) {
+	if enc == nil {
+		return b, false
+	}
+	return u.lent(b, enc), true
+}

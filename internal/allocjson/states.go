@@ -79,10 +79,7 @@ func (u reuser) taskState(b []byte, task string, ts *structs.TaskState) ([]byte,
 	case u.r == nil:
 		return b, false
 	case u.refs != nil:
-		if enc := u.r.(Lender).TaskStateEnc(u.alloc, task, ts); enc != nil {
-			return u.lent(b, enc), true
-		}
-		return b, false
+		return u.lend(b, u.r.(Lender).TaskStateEnc(u.alloc, task, ts))
 	}
 	return u.r.AppendTaskState(b, u.alloc, task, ts)
 }
@@ -92,10 +89,7 @@ func (u reuser) event(b []byte, task string, e *structs.TaskEvent) ([]byte, bool
 	case u.r == nil:
 		return b, false
 	case u.refs != nil:
-		if enc := u.r.(Lender).EventEnc(u.alloc, task, e); enc != nil {
-			return u.lent(b, enc), true
-		}
-		return b, false
+		return u.lend(b, u.r.(Lender).EventEnc(u.alloc, task, e))
 	}
 	return u.r.AppendEvent(b, u.alloc, task, e)
 }
