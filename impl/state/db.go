@@ -264,8 +264,9 @@ func (d *DB) PutTaskState(allocID, taskName string, ts *structs.TaskState) error
 // task concurrently with this call: the DB remembers the task state, its
 // encoding and its events' (frozenStates), so that its task's next
 // frozen state copies the bytes of the events it still holds, and an
-// alloc or acknowledged state holding it copies its bytes, instead of
-// encoding them again. A task runner's published task states are such
+// alloc or acknowledged state holding it, or copies of its events,
+// references those bytes (copies them, on disk), instead of encoding
+// them again. A task runner's published task states are such
 // (SharedTaskState): each is a new copy sharing the events it kept.
 func (d *DB) PutFrozenTaskState(allocID, taskName string, ts *structs.TaskState) error {
 	prev := d.frozen.get(allocID, taskName)
