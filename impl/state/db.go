@@ -16,8 +16,9 @@ import (
 // backend is a byte store with the STATE-1 layout. An empty task means an
 // alloc-level key. put takes val over unless borrowed (the DB never
 // changes it, so a backend may keep it as is), get returns copies of the
-// whole encodings; backends return ErrClosed once closed. The DB above them does encoding, checks,
-// ordering and faults, so that both stores behave the same.
+// whole encodings; backends return ErrClosed once closed. The DB above
+// them does encoding, checks, ordering and faults, so that both stores
+// behave the same.
 type backend interface {
 	name() string
 	isClosed() bool
@@ -354,7 +355,8 @@ func (d *DB) put(allocID, task, key string, v any) error {
 	})
 }
 
-// scratchBufs holds the buffers putAppended encodes in.
+// scratchBufs holds the buffers puts encode in before the value is
+// copied out of them.
 var scratchBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // maxScratch caps the buffers kept for reuse.
