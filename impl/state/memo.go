@@ -124,7 +124,7 @@ type memoEntry struct {
 	alloc *structs.Allocation // nil: this ID is not memoised
 	enc   value               // shared with the store: never modified
 	src   *structs.Allocation // the caller's alloc enc encodes
-	job   []byte              // alloc.Job's encoding, within enc
+	job   []byte              // alloc.Job's encoding (a ref of enc's rope)
 }
 
 // encode returns the JSON encoding of a, reusing the memoised bytes when
