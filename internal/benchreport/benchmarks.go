@@ -19,11 +19,17 @@ type Benchmark struct {
 // floorName is the benchmark every simulator benchmark is divided by.
 const floorName = "BenchmarkFloor"
 
+// floorInStepName is Floor's loop with the bubble kept in step: the
+// least a world's event costs since issue 22, beside the Ticking target.
+const floorInStepName = "BenchmarkFloorInStep"
+
 // Benchmarks are the benchmarks of project issues 13 and 25, in the README's
 // order; the first is the floor.
 var Benchmarks = []Benchmark{
 	{Pkg: "sim", Name: floorName, Sim: true,
 		What: "the bare clock and barrier loop: a 200 ms ticker, 150 idle timers, synctest.Wait between advances, one virtual day (432,000 events), no runner"},
+	{Pkg: "sim", Name: floorInStepName, Sim: true,
+		What: "Floor with the bubble's own clock kept in step, as every world keeps it since issue 22: a bubble sleep and a second synctest.Wait before each advance"},
 	{Pkg: "sim", Name: "BenchmarkDay50x3", Sim: true,
 		What: "reference runner: 1 client, 50 allocs × 3 scheduled tasks, 24 virtual h, trace discarded"},
 	{Pkg: "sim", Name: "BenchmarkDay50x3Ticking", Sim: true,

@@ -119,7 +119,9 @@ func renderTable(b *strings.Builder, run Run, rows []Row) {
 		"the settled instants a run advanced through. The two ratios divide by `Floor` of the same run: ns/event by " +
 		"Floor's ns/event, and wall by Floor's wall, one virtual day. A reference client parks its sync ticker while " +
 		"it has nothing to send, so its runs have few events and their per-event ratio is mostly the runner's own " +
-		"work; `Day50x3Ticking`, whose sync loop never parks, is the per-event comparison with the harness.\n\n")
+		"work; `Day50x3Ticking`, whose sync loop never parks, is the per-event comparison with the harness. " +
+		"`FloorInStep` is Floor's loop with the bubble's own clock kept in step, as every world keeps it: what an " +
+		"event of any world costs at least, which the Ticking target also states its ratio to.\n\n")
 }
 
 func renderTargets(b *strings.Builder, outcomes []Outcome) {

@@ -82,6 +82,20 @@ func TestTargetsMet(t *testing.T) {
 	must.StrHasPrefix(t, "ran in 40.0 s", out[5].Measured)
 }
 
+// TestTickingAgainstInStep: with FloorInStep in the run, the Ticking
+// target also states its ratio to it; the verdict stays Floor's.
+func TestTickingAgainstInStep(t *testing.T) {
+	run := goodRun()
+	run.Measurements[2] = ran("BenchmarkDay50x3Ticking", simValues(3.5, 432000)...)
+	run.Measurements = append(run.Measurements, ran(floorInStepName, simValues(2.5, 432000)...))
+	out := CheckTargets(Targets, Rows(run))
+	must.EqOp(t, Missed, out[1].Verdict)
+	must.EqOp(t, "8.10 µs/event ÷ 2.31 µs/event = 3.50×; against FloorInStep's 5.79 µs/event (2.50× Floor): 1.40×", out[1].Measured)
+
+	run.Measurements = run.Measurements[1:] // no floor: nothing to state
+	must.EqOp(t, "Floor did not run", CheckTargets(Targets, Rows(run))[1].Measured)
+}
+
 func TestTargetsMissed(t *testing.T) {
 	run := goodRun()
 	run.Measurements[1] = ran("BenchmarkDay50x3", simValues(2.5, 2038)...)        // 2.5× > 2×
