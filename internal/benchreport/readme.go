@@ -58,7 +58,10 @@ func renderRun(b *strings.Builder, run Run) {
 }
 
 // loadVerdict says, from the highest 1-minute load seen, whether other
-// work shared the CPUs.
+// work shared the CPUs. The load counts the benchmarks' own processes
+// too: a run whose CPU time exceeds its wall time (the collector on the
+// second CPU) keeps it above 1 by itself, so only what the load exceeds
+// the busiest benchmark's CPUs by (CPU ÷ wall of a run) is other work.
 func loadVerdict(run Run) string {
 	peak, known := 0.0, false
 	for _, l := range []Load{run.LoadBefore, run.LoadAfter} {
@@ -71,14 +74,28 @@ func loadVerdict(run Run) string {
 			peak, known = max(peak, m.Load.Avg[0]), true
 		}
 	}
+	own := 0.0
+	for _, r := range Rows(run) {
+		if r.Status == Ran && r.Wall >= 1 && r.CPU > 0 {
+			own = max(own, r.CPU/r.Wall)
+		}
+	}
 	cores := float64(max(run.Machine.Cores, 1))
+	own = min(own, cores)
+	other := peak - own
+	ownNote := ""
+	if own >= 0.5 {
+		ownNote = fmt.Sprintf(", of which the benchmarks' own processes account for up to %.2f", own)
+	}
 	switch {
 	case !known:
 		return "The load is unknown."
-	case peak >= cores:
-		return fmt.Sprintf("The 1-minute load reached %.2f on %d CPUs: other work was running, so wall times are inflated (CPU times less so).", peak, run.Machine.Cores)
-	case peak >= 0.5:
-		return fmt.Sprintf("The 1-minute load reached %.2f on %d CPUs: some other work was running.", peak, run.Machine.Cores)
+	case peak >= cores && other >= 0.5:
+		return fmt.Sprintf("The 1-minute load reached %.2f on %d CPUs%s: other work was running, so wall times are inflated (CPU times less so).", peak, run.Machine.Cores, ownNote)
+	case other >= 0.5:
+		return fmt.Sprintf("The 1-minute load reached %.2f on %d CPUs%s: some other work was running.", peak, run.Machine.Cores, ownNote)
+	case own >= 0.5:
+		return fmt.Sprintf("The 1-minute load reached %.2f on %d CPUs, no more than the benchmarks' own processes account for (up to %.2f CPUs, CPU ÷ wall of a run): the machine was otherwise idle.", peak, run.Machine.Cores, own)
 	default:
 		return "The machine was otherwise idle."
 	}

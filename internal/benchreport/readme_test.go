@@ -95,6 +95,18 @@ func TestLoadVerdict(t *testing.T) {
 	must.StrContains(t, loadVerdict(run), "reached 0.90 on 2 CPUs: some other work")
 	run.Measurements = []Measurement{{Load: Load{Avg: [3]float64{4.2, 0, 0}, OK: true}}}
 	must.StrContains(t, loadVerdict(run), "reached 4.20 on 2 CPUs: other work was running")
+
+	// A benchmark that keeps 1.40 CPUs busy (110 s wall, 154 s CPU) makes
+	// a load of 1.49 by itself: no other work.
+	busy := ran("BenchmarkClients1000x50", simValues(110, 294718)...)
+	busy.CPU = 154 * time.Second
+	busy.Load = Load{Avg: [3]float64{1.49, 0, 0}, OK: true}
+	run = Run{Machine: Machine{Cores: 2}, Count: 1, Measurements: []Measurement{busy}}
+	must.EqOp(t, "The 1-minute load reached 1.49 on 2 CPUs, no more than the benchmarks' own processes account for "+
+		"(up to 1.40 CPUs, CPU ÷ wall of a run): the machine was otherwise idle.", loadVerdict(run))
+	busy.Load.Avg[0] = 2.2
+	run.Measurements[0] = busy
+	must.StrContains(t, loadVerdict(run), "reached 2.20 on 2 CPUs, of which the benchmarks' own processes account for up to 1.40: other work was running")
 }
 
 func TestFormats(t *testing.T) {
